@@ -1,0 +1,276 @@
+package io.rstore;
+
+import io.rstore.internal.ClientMetrics;
+import io.rstore.memory.LocalMemory;
+import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.SegmentInfo;
+import io.rstore.transport.Endpoint;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Local RDMA-ready memory standing for a range of a remote segment. {@link #read} pulls
+ * remote bytes into {@link #segment()}, {@link #write} pushes them out: one-sided
+ * operations, split at chunk boundaries by arithmetic and posted to every server at once.
+ * The data path allocates nothing and looks nothing up.
+ *
+ * <p>Reads and writes are not ordered across clients; coordinate with a barrier. Several
+ * threads may use one mapping; an operation must not be in flight when it is closed.
+ * Local bytes are undefined until first read (see {@link MapFlags#PREFETCH}).
+ */
+public final class Mapping implements AutoCloseable {
+    private static final VarHandle OWN_BUSY;
+
+    static {
+        try {
+            OWN_BUSY = MethodHandles.lookup().findVarHandle(Mapping.class, "ownBusy", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final RStore client;
+    private final RAddress raddress;
+    private final long offset;
+    private final long length;
+    private final boolean readOnly;
+    private final LocalMemory.Block block;
+    private final MemorySegment local;
+
+    // Routing, resolved once at map time: namespace address = base + local offset;
+    // chunk (address >>> shift) - firstChunk indexes the arrays below.
+    private final long base;
+    private final int shift;
+    private final long chunkMask;
+    private final long firstChunk;
+    private final Endpoint[] endpoints;
+    private final int[] chunkIds;
+    private final int[] keys;
+
+    private final long timeoutNanos;
+    private final ClientMetrics metrics;
+    private final Completion own = new Completion();
+    @SuppressWarnings("unused") // accessed through OWN_BUSY
+    private volatile int ownBusy;
+    private volatile boolean closed;
+
+    Mapping(RStore client, RAddress raddress, SegmentInfo segment, long offset, long length, int flags) {
+        this.client = client;
+        this.raddress = raddress;
+        this.offset = offset;
+        this.length = length;
+        this.readOnly = (flags & MapFlags.READ_ONLY) != 0;
+        this.base = segment.address() + offset;
+        this.shift = Long.numberOfTrailingZeros(segment.chunkSizeBytes());
+        this.chunkMask = segment.chunkSizeBytes() - 1;
+        this.firstChunk = base >>> shift;
+        int chunks = (int) (((base + length - 1) >>> shift) - firstChunk + 1);
+        this.endpoints = new Endpoint[chunks];
+        this.chunkIds = new int[chunks];
+        this.keys = new int[chunks];
+        for (ChunkLocation chunk : segment.chunks()) {
+            long i = chunk.index() - firstChunk;
+            if (i >= 0 && i < chunks) {
+                endpoints[(int) i] = client.endpoint(chunk.serverId());
+                chunkIds[(int) i] = chunk.chunkId();
+                keys[(int) i] = chunk.key();
+            }
+        }
+        for (int i = 0; i < chunks; i++) {
+            if (endpoints[i] == null) {
+                throw ErrorCode.UNKNOWN.exception("the master sent no location for chunk " + (firstChunk + i) + " of " + raddress);
+            }
+        }
+        this.timeoutNanos = client.operationTimeoutNanos();
+        this.metrics = client.clientMetrics();
+        this.block = client.localMemory().allocate(length);
+        this.local = block.segment();
+        client.track(this);
+    }
+
+    /** The local memory: {@link #length()} bytes, byte {@code i} standing for segment byte {@code offset()+i}. */
+    public MemorySegment segment() {
+        return local;
+    }
+
+    public RAddress raddress() {
+        return raddress;
+    }
+
+    /** Where the mapped range starts within the segment. */
+    public long offset() {
+        return offset;
+    }
+
+    public long length() {
+        return length;
+    }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Pulls the whole mapped range from remote memory. */
+    public void read() {
+        read(0, length);
+    }
+
+    /** Pushes the whole mapped range to remote memory. */
+    public void write() {
+        write(0, length);
+    }
+
+    /** Pulls remote bytes {@code [offset, offset+length)} of the mapping into the local memory; waits for them. */
+    public void read(long offset, long length) {
+        transfer(false, offset, length);
+    }
+
+    /** Pushes local bytes {@code [offset, offset+length)} of the mapping to remote memory; waits until done. */
+    public void write(long offset, long length) {
+        transfer(true, offset, length);
+    }
+
+    /** Posts a read and returns; {@code completion} reports when it is done. */
+    public void readAsync(long offset, long length, Completion completion) {
+        postAsync(false, offset, length, completion);
+    }
+
+    /** Posts a write and returns; {@code completion} reports when it is done. */
+    public void writeAsync(long offset, long length, Completion completion) {
+        postAsync(true, offset, length, completion);
+    }
+
+    private void transfer(boolean write, long offset, long length) {
+        int invalid = validate(write, offset, length);
+        if (invalid != 0) {
+            throw failure(invalid, write, offset, length);
+        }
+        long start = metrics != null ? System.nanoTime() : 0;
+        Completion completion = OWN_BUSY.compareAndSet(this, 0, 1) ? own : new Completion();
+        int status;
+        try {
+            completion.arm(pieces(offset, length), timeoutNanos);
+            post(write, offset, length, completion);
+            status = completion.await();
+        } finally {
+            if (completion == own) {
+                ownBusy = 0;
+            }
+        }
+        if (status != 0) {
+            throw failure(status, write, offset, length);
+        }
+        if (metrics != null) {
+            long elapsed = System.nanoTime() - start;
+            if (write) {
+                metrics.writeLatency.update(elapsed, TimeUnit.NANOSECONDS);
+                metrics.writeBytes.mark(length);
+            } else {
+                metrics.readLatency.update(elapsed, TimeUnit.NANOSECONDS);
+                metrics.readBytes.mark(length);
+            }
+        }
+    }
+
+    private void postAsync(boolean write, long offset, long length, Completion completion) {
+        int invalid = validate(write, offset, length);
+        if (invalid != 0) {
+            throw failure(invalid, write, offset, length);
+        }
+        completion.arm(pieces(offset, length), timeoutNanos);
+        post(write, offset, length, completion);
+        if (metrics != null) {
+            (write ? metrics.writeBytes : metrics.readBytes).mark(length);
+        }
+    }
+
+    /** Returns an {@link ErrorCode} number: 0 when the operation may be posted. */
+    int validate(boolean write, long offset, long length) {
+        if (closed) {
+            return ErrorCode.CLOSED.code();
+        }
+        if (write && readOnly) {
+            return ErrorCode.READ_ONLY.code();
+        }
+        if (offset < 0 || length < 0 || length > this.length - offset) {
+            return ErrorCode.OUT_OF_BOUNDS.code();
+        }
+        return 0;
+    }
+
+    /** How many chunk pieces the range splits into. */
+    int pieces(long offset, long length) {
+        if (length == 0) {
+            return 0;
+        }
+        long first = base + offset;
+        return (int) (((first + length - 1) >>> shift) - (first >>> shift) + 1);
+    }
+
+    /** Posts one piece per chunk touched; every server gets its pieces before any completes. */
+    void post(boolean write, long offset, long length, Completion completion) {
+        long address = base + offset;
+        long localOffset = offset;
+        long remaining = length;
+        while (remaining > 0) {
+            int i = (int) ((address >>> shift) - firstChunk);
+            long within = address & chunkMask;
+            long piece = Math.min(remaining, chunkMask + 1 - within);
+            if (write) {
+                endpoints[i].postWrite(chunkIds[i], keys[i], within, local, localOffset, piece, completion);
+            } else {
+                endpoints[i].postRead(chunkIds[i], keys[i], within, local, localOffset, piece, completion);
+            }
+            address += piece;
+            localOffset += piece;
+            remaining -= piece;
+        }
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    RStoreException failure(int status, boolean write, long offset, long length) {
+        return new RStoreException(ErrorCode.of(status), (write ? "write" : "read") + " of " + length + " bytes at offset "
+                + offset + " of a " + this.length + "-byte mapping of " + raddress + " failed");
+    }
+
+    /** Drops the master's reference and gives the local memory back to the cache. Idempotent. */
+    public void unmap() {
+        if (closed) {
+            return;
+        }
+        releaseLocal();
+        if (!client.isClosed()) {
+            Namespace ns = raddress.namespace();
+            client.rpc("unmap", () -> {
+                client.master().unmap(client.session(), ns.id(), raddress.address());
+                return null;
+            });
+        }
+    }
+
+    /** Same as {@link #unmap()}. */
+    @Override
+    public void close() {
+        unmap();
+    }
+
+    /** Local half of unmap; the client's close drops master references in bulk. */
+    synchronized void releaseLocal() {
+        if (!closed) {
+            closed = true;
+            client.untrack(this);
+            client.localMemory().free(block);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Mapping[" + raddress + " offset " + offset + " length " + length + (readOnly ? " read-only]" : "]");
+    }
+}

@@ -1,0 +1,114 @@
+package io.rstore;
+
+import io.rstore.protocol.NamespaceInfo;
+import io.rstore.protocol.SegmentInfo;
+
+/**
+ * A client's handle on a namespace: a private address space made of the chunks it
+ * reserved, laid end to end, in which segments are allocated. Thread-safe; every call is
+ * on the control path.
+ */
+public final class Namespace {
+    private static final int BOOTSTRAP_ATTEMPTS = 100;
+
+    private final RStore client;
+    private final long id;
+    private final String name;
+
+    Namespace(RStore client, long id, String name) {
+        this.client = client;
+        this.id = id;
+        this.name = name;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public RStore client() {
+        return client;
+    }
+
+    /** Reserves at least {@code bytes} more DRAM (whole chunks striped over the servers); returns the total reserved. */
+    public long reserve(long bytes) {
+        return client.rpc("reserve", () -> client.master().reserve(client.session(), id, bytes));
+    }
+
+    /** Gives back whole chunks from the end of the address space (they must hold no segment); returns the total left. */
+    public long release(long bytes) {
+        return client.rpc("release", () -> client.master().release(client.session(), id, bytes));
+    }
+
+    public RAddress alloc(long bytes) {
+        return alloc(bytes, AllocFlags.NONE);
+    }
+
+    /** Allocates a segment of {@code bytes} first-fit; see {@link AllocFlags}. */
+    public RAddress alloc(long bytes, int flags) {
+        SegmentInfo segment = client.rpc("alloc", () -> client.master().alloc(client.session(), id, bytes, flags));
+        return new RAddress(this, segment, segment.length());
+    }
+
+    /** Allocates a segment at a chosen address; fails with ADDRESS_IN_USE if the range overlaps a segment. */
+    public RAddress allocAt(long address, long bytes, int flags) {
+        SegmentInfo segment = client.rpc("allocAt", () -> client.master().allocAt(client.session(), id, address, bytes, flags));
+        return new RAddress(this, segment, segment.length());
+    }
+
+    public void free(RAddress raddress) {
+        free(raddress.address());
+    }
+
+    /** Frees the segment at {@code address}; fails with SEGMENT_IN_USE while any client maps it. */
+    public void free(long address) {
+        client.rpc("free", () -> {
+            client.master().free(client.session(), id, address);
+            return null;
+        });
+    }
+
+    /** Binds to the whole segment at {@code address}: {@link RAddress#init(Namespace, long)}. */
+    public RAddress raddress(long address) {
+        return RAddress.init(this, address);
+    }
+
+    /**
+     * The namespace's first segment at {@link RStore#RSTORE_INIT_RADDRESS}, created by
+     * whichever of several racing clients gets there first: each tries to bind it, the
+     * ones that find nothing try to allocate it, exactly one succeeds and the others,
+     * told ADDRESS_IN_USE, bind to the winner's segment.
+     */
+    public RAddress bootstrap(long bytes) {
+        for (int attempt = 0; attempt < BOOTSTRAP_ATTEMPTS; attempt++) {
+            try {
+                return RAddress.init(this, RStore.RSTORE_INIT_RADDRESS, bytes);
+            } catch (RStoreException e) {
+                if (e.code() != ErrorCode.INVALID_ADDRESS) {
+                    throw e;
+                }
+            }
+            try {
+                return allocAt(RStore.RSTORE_INIT_RADDRESS, bytes, AllocFlags.GROW | AllocFlags.ZERO);
+            } catch (RStoreException e) {
+                if (e.code() != ErrorCode.ADDRESS_IN_USE) {
+                    throw e;
+                }
+            }
+        }
+        throw ErrorCode.ADDRESS_IN_USE.exception("namespace '" + name + "': could not bootstrap " + bytes
+                + " bytes at the init address in " + BOOTSTRAP_ATTEMPTS + " attempts; a segment that does not start there overlaps it");
+    }
+
+    public NamespaceInfo info() {
+        return client.rpc("namespaceInfo", () -> client.master().namespaceInfo(client.session(), id));
+    }
+
+    @Override
+    public String toString() {
+        return "Namespace[" + name + "#" + id + "]";
+    }
+}

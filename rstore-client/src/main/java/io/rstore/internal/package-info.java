@@ -1,0 +1,2 @@
+/** Client internals that are not API: metrics wiring. */
+package io.rstore.internal;

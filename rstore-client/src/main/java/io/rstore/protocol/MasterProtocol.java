@@ -1,0 +1,57 @@
+package io.rstore.protocol;
+
+import java.util.List;
+
+/**
+ * The control-path calls a client makes on the master. Every call is atomic at the master
+ * and fails with an {@link io.rstore.RStoreException} carrying the code. The in-process
+ * cluster implements this interface directly; network transports carry each method as a
+ * request and response frame.
+ */
+public interface MasterProtocol {
+
+    /** Opens a client session; every reference the session takes is dropped when it closes. */
+    long openSession(String clientName);
+
+    /** Closes a session and drops all its mapping references. Idempotent. */
+    void closeSession(long session);
+
+    long chunkSizeBytes();
+
+    List<ServerInfo> servers();
+
+    NamespaceInfo createNamespace(long session, String name);
+
+    NamespaceInfo joinNamespace(long session, String name);
+
+    /** Fails with SEGMENT_IN_USE while any segment of it is mapped. */
+    void deleteNamespace(long session, String name);
+
+    NamespaceInfo namespaceInfo(long session, long namespaceId);
+
+    List<NamespaceInfo> namespaces(long session);
+
+    /** Reserves at least {@code bytes} more (whole chunks); returns the namespace's total. */
+    long reserve(long session, long namespaceId, long bytes);
+
+    /** Gives back whole chunks at the end of the address space; they must hold no segment. Returns the total left. */
+    long release(long session, long namespaceId, long bytes);
+
+    /** Allocates a segment first-fit and returns it with its locations. */
+    SegmentInfo alloc(long session, long namespaceId, long bytes, int flags);
+
+    /** Allocates a segment at {@code address}: ADDRESS_IN_USE if the range overlaps one. */
+    SegmentInfo allocAt(long session, long namespaceId, long address, long bytes, int flags);
+
+    /** Fails with SEGMENT_IN_USE while the segment is mapped. */
+    void free(long session, long namespaceId, long address);
+
+    /** The segment starting at {@code address}, or INVALID_ADDRESS. */
+    SegmentInfo lookup(long session, long namespaceId, long address);
+
+    /** Takes a mapping reference on the segment for this session and returns its current locations. */
+    SegmentInfo map(long session, long namespaceId, long address);
+
+    /** Drops one mapping reference of this session. */
+    void unmap(long session, long namespaceId, long address);
+}

@@ -1,0 +1,14 @@
+package io.rstore.protocol;
+
+/**
+ * What the master knows of a namespace.
+ *
+ * @param id            stable id, never reused, so handles to a deleted namespace fail
+ * @param name          the name clients create and join it by
+ * @param reservedBytes DRAM reserved (a whole number of chunks)
+ * @param allocatedBytes bytes in allocated segments
+ * @param segments      number of allocated segments
+ * @param mappedSegments segments mapped by at least one client
+ */
+public record NamespaceInfo(long id, String name, long reservedBytes, long allocatedBytes, int segments, int mappedSegments) {
+}

@@ -1,0 +1,13 @@
+package io.rstore.protocol;
+
+/**
+ * A memory server as the master knows it.
+ *
+ * @param id            dense id given at registration
+ * @param address       how a transport reaches it (for inproc: {@code inproc://cluster/id})
+ * @param capacityBytes DRAM it may hand out
+ * @param usedBytes     DRAM in chunks it has allocated (reserved or in the free pool)
+ * @param alive         whether it is serving
+ */
+public record ServerInfo(int id, String address, long capacityBytes, long usedBytes, boolean alive) {
+}

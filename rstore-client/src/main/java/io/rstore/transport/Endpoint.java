@@ -1,0 +1,22 @@
+package io.rstore.transport;
+
+import io.rstore.Completion;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A client's connection to one memory server, shared by all its mappings. Posting is the
+ * data path: it must not allocate, block for long, or throw; each posted piece ends in
+ * exactly one {@link Completion#complete(int)} call, in posting order per endpoint.
+ */
+public interface Endpoint extends AutoCloseable {
+
+    /** Copies {@code length} bytes at {@code remoteOffset} of the remote chunk into {@code local}. */
+    void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion);
+
+    /** Copies {@code length} bytes of {@code local} to {@code remoteOffset} of the remote chunk. */
+    void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,130 @@
+package io.rstore.transport;
+
+import io.rstore.ErrorCode;
+
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * The registered memory of one memory server, the software form of an RNIC's memory
+ * region table: each chunk has an id and an unguessable key, and every one-sided access
+ * is checked against both and against the chunk's bounds before a byte moves. A wrong
+ * key or range is an error code, never a read of other memory.
+ */
+public final class RegionTable {
+    private static final int OK = ErrorCode.NONE.code();
+    private static final int UNAUTHORIZED = ErrorCode.UNAUTHORIZED.code();
+    private static final int OUT_OF_BOUNDS = ErrorCode.OUT_OF_BOUNDS.code();
+    private static final int UNAVAILABLE = ErrorCode.SERVER_UNAVAILABLE.code();
+
+    private record Region(MemorySegment memory, int key) {
+    }
+
+    private final SecureRandom random = new SecureRandom();
+    private volatile Region[] regions = new Region[16];
+    private volatile boolean online = true;
+
+    /** Registers memory under a fresh id and key; returns the id. */
+    public synchronized int register(MemorySegment memory) {
+        Region[] table = regions;
+        int id = 0;
+        while (id < table.length && table[id] != null) {
+            id++;
+        }
+        if (id == table.length) {
+            table = Arrays.copyOf(table, table.length * 2);
+        }
+        table[id] = new Region(memory, newKey());
+        regions = table;
+        return id;
+    }
+
+    /** Gives the chunk a new key: every credential handed out before stops working. Returns the key. */
+    public synchronized int rekey(int id) {
+        Region old = regions[id];
+        Region fresh = new Region(old.memory(), newKey());
+        regions[id] = fresh;
+        return fresh.key();
+    }
+
+    public synchronized void deregister(int id) {
+        regions[id] = null;
+    }
+
+    public int key(int id) {
+        return regions[id].key();
+    }
+
+    public MemorySegment memory(int id) {
+        return regions[id].memory();
+    }
+
+    /** Offline tables answer every access with SERVER_UNAVAILABLE (a stopped or failed server). */
+    public void setOnline(boolean online) {
+        this.online = online;
+    }
+
+    /** One-sided read: chunk bytes into {@code dst}. Returns an {@link ErrorCode} number. */
+    public int read(int id, int key, long offset, MemorySegment dst, long dstOffset, long length) {
+        Region region = check(id, key, offset, length);
+        if (region == null) {
+            return failure(id, key);
+        }
+        return copy(region.memory(), offset, dst, dstOffset, length);
+    }
+
+    /** One-sided write: {@code src} bytes into the chunk. Returns an {@link ErrorCode} number. */
+    public int write(int id, int key, long offset, MemorySegment src, long srcOffset, long length) {
+        Region region = check(id, key, offset, length);
+        if (region == null) {
+            return failure(id, key);
+        }
+        return copy(src, srcOffset, region.memory(), offset, length);
+    }
+
+    private Region check(int id, int key, long offset, long length) {
+        Region[] table = regions;
+        if (!online || id < 0 || id >= table.length) {
+            return null;
+        }
+        Region region = table[id];
+        if (region == null || region.key() != key || offset < 0 || length < 0
+                || length > region.memory().byteSize() - offset) {
+            return null;
+        }
+        return region;
+    }
+
+    /** Off the fast path: tells which check failed. */
+    private int failure(int id, int key) {
+        if (!online) {
+            return UNAVAILABLE;
+        }
+        Region[] table = regions;
+        if (id < 0 || id >= table.length || table[id] == null || table[id].key() != key) {
+            return UNAUTHORIZED;
+        }
+        return OUT_OF_BOUNDS;
+    }
+
+    private int copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
+        try {
+            MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
+            return OK;
+        } catch (IndexOutOfBoundsException e) {
+            return OUT_OF_BOUNDS;
+        } catch (IllegalStateException e) {
+            // the chunk's memory was closed under us: the server is going away
+            return UNAVAILABLE;
+        }
+    }
+
+    private int newKey() {
+        int key;
+        do {
+            key = random.nextInt();
+        } while (key == 0);
+        return key;
+    }
+}

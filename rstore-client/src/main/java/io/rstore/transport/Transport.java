@@ -1,0 +1,21 @@
+package io.rstore.transport;
+
+import io.rstore.protocol.ServerInfo;
+
+/**
+ * The transport SPI: how a client reaches memory servers for one-sided operations.
+ * Implementations: {@code inproc} (one JVM); shm, tcp and rdma follow the same contract —
+ * keys and bounds checked on every access, many operations in flight, completions in
+ * order per endpoint.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** The name used in settings and URIs: inproc, shm, tcp or rdma. */
+    String name();
+
+    /** Opens the connection to a server; the client caches it. Control path: may throw. */
+    Endpoint connect(ServerInfo server);
+
+    @Override
+    void close();
+}

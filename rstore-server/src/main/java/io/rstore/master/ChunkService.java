@@ -1,0 +1,25 @@
+package io.rstore.master;
+
+/** What the master asks of a memory server: chunks of DRAM, registered and keyed. */
+public interface ChunkService {
+
+    /** A chunk's registration: its id on the server and its current key. */
+    record Grant(int chunkId, int key) {
+    }
+
+    /** Allocates and registers a zeroed chunk; OUT_OF_MEMORY past the server's capacity. */
+    Grant allocateChunk(long bytes);
+
+    /** Gives the chunk a new key (old credentials stop working) and zeroes it, for reuse by another namespace. */
+    int recycle(int chunkId);
+
+    /** Zeroes part of a chunk (AllocFlags.ZERO). */
+    void zero(int chunkId, long offset, long length);
+
+    /** Deregisters the chunk and frees its memory. */
+    void releaseChunk(int chunkId);
+
+    long capacityBytes();
+
+    long usedBytes();
+}

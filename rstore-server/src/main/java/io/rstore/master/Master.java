@@ -1,0 +1,576 @@
+package io.rstore.master;
+
+import io.rstore.AllocFlags;
+import io.rstore.ErrorCode;
+import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.MasterProtocol;
+import io.rstore.protocol.NamespaceInfo;
+import io.rstore.protocol.SegmentInfo;
+import io.rstore.protocol.ServerInfo;
+import it.unimi.dsi.fastutil.longs.Long2IntMap;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The master: all metadata of a cluster, in memory, mutated under one lock so every call
+ * is atomic. Namespaces own chunks laid end to end as their address space; segments are
+ * carved first-fit out of that space, 64-byte aligned; chunks freed by a namespace go to
+ * a per-server pool, re-keyed and zeroed, for the next reservation.
+ */
+public final class Master implements MasterProtocol {
+    /** Segments start on cache-line boundaries so a polled flag never shares a line. */
+    static final long ALIGNMENT = 64;
+
+    private static final class Chunk {
+        final int serverId;
+        final int chunkId;
+        int key;
+
+        Chunk(int serverId, int chunkId, int key) {
+            this.serverId = serverId;
+            this.chunkId = chunkId;
+            this.key = key;
+        }
+    }
+
+    private static final class Server {
+        final int id;
+        final String address;
+        final ChunkService service;
+        final ArrayDeque<Chunk> pool = new ArrayDeque<>();
+        boolean alive = true;
+
+        Server(int id, String address, ChunkService service) {
+            this.id = id;
+            this.address = address;
+            this.service = service;
+        }
+    }
+
+    private static final class Segment {
+        final long address;
+        final long length;
+        final long span;
+        int mapRefs;
+
+        Segment(long address, long length, long span) {
+            this.address = address;
+            this.length = length;
+            this.span = span;
+        }
+    }
+
+    private static final class Space {
+        final long id;
+        final String name;
+        final List<Chunk> chunks = new ArrayList<>();
+        final TreeMap<Long, Segment> segments = new TreeMap<>();
+        final TreeMap<Long, Long> free = new TreeMap<>(); // start -> end, coalesced
+        int stripe;
+
+        Space(long id, String name, int stripe) {
+            this.id = id;
+            this.name = name;
+            this.stripe = stripe;
+        }
+    }
+
+    private static final class Session {
+        final String name;
+        final Long2ObjectOpenHashMap<Long2IntOpenHashMap> refs = new Long2ObjectOpenHashMap<>(); // namespace -> address -> count
+
+        Session(String name) {
+            this.name = name;
+        }
+    }
+
+    private final long chunkSize;
+    private final List<Server> servers = new ArrayList<>();
+    private final Map<String, Space> byName = new HashMap<>();
+    private final Long2ObjectOpenHashMap<Space> byId = new Long2ObjectOpenHashMap<>();
+    private final Long2ObjectOpenHashMap<Session> sessions = new Long2ObjectOpenHashMap<>();
+    private long nextNamespaceId = 1;
+    private long nextSessionId = 1;
+
+    public Master(long chunkSizeBytes) {
+        if (Long.bitCount(chunkSizeBytes) != 1 || chunkSizeBytes < ALIGNMENT) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("chunk size must be a power of two >= 64, was " + chunkSizeBytes);
+        }
+        this.chunkSize = chunkSizeBytes;
+    }
+
+    // ---- memory servers ----
+
+    /** Registers a memory server; returns its id. */
+    public synchronized int registerServer(String address, ChunkService service) {
+        int id = servers.size();
+        servers.add(new Server(id, address, service));
+        return id;
+    }
+
+    /** Marks a server dead: no new chunks go there; its chunks' data is lost. */
+    public synchronized void markDead(int serverId) {
+        server(serverId).alive = false;
+    }
+
+    @Override
+    public synchronized List<ServerInfo> servers() {
+        List<ServerInfo> out = new ArrayList<>(servers.size());
+        for (Server s : servers) {
+            out.add(new ServerInfo(s.id, s.address, s.service.capacityBytes(), s.service.usedBytes(), s.alive));
+        }
+        return out;
+    }
+
+    @Override
+    public long chunkSizeBytes() {
+        return chunkSize;
+    }
+
+    // ---- sessions ----
+
+    @Override
+    public synchronized long openSession(String clientName) {
+        long id = nextSessionId++;
+        sessions.put(id, new Session(clientName == null ? "client-" + id : clientName));
+        return id;
+    }
+
+    @Override
+    public synchronized void closeSession(long session) {
+        Session s = sessions.remove(session);
+        if (s == null) {
+            return;
+        }
+        for (Long2ObjectOpenHashMap.Entry<Long2IntOpenHashMap> ns : s.refs.long2ObjectEntrySet()) {
+            Space space = byId.get(ns.getLongKey());
+            if (space == null) {
+                continue;
+            }
+            for (Long2IntMap.Entry ref : ns.getValue().long2IntEntrySet()) {
+                Segment seg = space.segments.get(ref.getLongKey());
+                if (seg != null) {
+                    seg.mapRefs -= ref.getIntValue();
+                }
+            }
+        }
+    }
+
+    /** Open client sessions. */
+    public synchronized int sessionCount() {
+        return sessions.size();
+    }
+
+    // ---- namespaces ----
+
+    @Override
+    public synchronized NamespaceInfo createNamespace(long session, String name) {
+        session(session);
+        if (name == null || name.isBlank() || name.length() > 255) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("a namespace name must be 1..255 characters, was '" + name + "'");
+        }
+        if (byName.containsKey(name)) {
+            throw ErrorCode.NAMESPACE_EXISTS.exception("namespace '" + name + "' exists");
+        }
+        long id = nextNamespaceId++;
+        Space space = new Space(id, name, servers.isEmpty() ? 0 : (int) (id % servers.size()));
+        byName.put(name, space);
+        byId.put(id, space);
+        return info(space);
+    }
+
+    @Override
+    public synchronized NamespaceInfo joinNamespace(long session, String name) {
+        session(session);
+        Space space = byName.get(name);
+        if (space == null) {
+            throw ErrorCode.NO_SUCH_NAMESPACE.exception("no namespace '" + name + "'");
+        }
+        return info(space);
+    }
+
+    @Override
+    public synchronized void deleteNamespace(long session, String name) {
+        session(session);
+        Space space = byName.get(name);
+        if (space == null) {
+            throw ErrorCode.NO_SUCH_NAMESPACE.exception("cannot delete namespace '" + name + "': it does not exist");
+        }
+        for (Segment seg : space.segments.values()) {
+            if (seg.mapRefs > 0) {
+                throw ErrorCode.SEGMENT_IN_USE.exception("cannot delete namespace '" + name + "': segment at " + seg.address
+                        + " is mapped " + seg.mapRefs + " time(s)");
+            }
+        }
+        byName.remove(name);
+        byId.remove(space.id);
+        for (Chunk chunk : space.chunks) {
+            recycle(chunk);
+        }
+        space.chunks.clear();
+    }
+
+    @Override
+    public synchronized NamespaceInfo namespaceInfo(long session, long namespaceId) {
+        session(session);
+        return info(space(namespaceId));
+    }
+
+    @Override
+    public synchronized List<NamespaceInfo> namespaces(long session) {
+        session(session);
+        List<NamespaceInfo> out = new ArrayList<>();
+        for (Space space : byName.values()) {
+            out.add(info(space));
+        }
+        out.sort((a, b) -> a.name().compareTo(b.name()));
+        return out;
+    }
+
+    // ---- reservations ----
+
+    @Override
+    public synchronized long reserve(long session, long namespaceId, long bytes) {
+        session(session);
+        Space space = space(namespaceId);
+        if (bytes <= 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("reserve needs a positive number of bytes, was " + bytes);
+        }
+        reserveChunks(space, chunksFor(bytes));
+        return reservedBytes(space);
+    }
+
+    @Override
+    public synchronized long release(long session, long namespaceId, long bytes) {
+        session(session);
+        Space space = space(namespaceId);
+        if (bytes <= 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("release needs a positive number of bytes, was " + bytes);
+        }
+        long n = chunksFor(bytes);
+        if (n > space.chunks.size()) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot release " + n + " chunk(s) from namespace '" + space.name
+                    + "': it holds " + space.chunks.size());
+        }
+        long end = reservedBytes(space);
+        long tailStart = end - n * chunkSize;
+        Map.Entry<Long, Long> range = space.free.floorEntry(tailStart);
+        if (range == null || range.getValue() < end) {
+            Segment last = space.segments.lastEntry().getValue();
+            throw ErrorCode.SEGMENT_IN_USE.exception("cannot release the last " + n + " chunk(s) of namespace '" + space.name
+                    + "': segment at " + last.address + " lies in them; free it first");
+        }
+        if (range.getKey() < tailStart) {
+            space.free.put(range.getKey(), tailStart);
+        } else {
+            space.free.remove(range.getKey());
+        }
+        for (long i = 0; i < n; i++) {
+            recycle(space.chunks.removeLast());
+        }
+        return reservedBytes(space);
+    }
+
+    // ---- segments ----
+
+    @Override
+    public synchronized SegmentInfo alloc(long session, long namespaceId, long bytes, int flags) {
+        session(session);
+        Space space = space(namespaceId);
+        checkAlloc(bytes, flags);
+        long span = align(bytes);
+        long at = firstFit(space, span);
+        if (at < 0 && (flags & AllocFlags.GROW) != 0) {
+            Map.Entry<Long, Long> tail = space.free.lastEntry();
+            long tailFree = tail != null && tail.getValue() == reservedBytes(space) ? tail.getValue() - tail.getKey() : 0;
+            reserveChunks(space, chunksFor(span - tailFree));
+            at = firstFit(space, span);
+        }
+        if (at < 0) {
+            throw ErrorCode.INSUFFICIENT_RESERVATION.exception("namespace '" + space.name + "' has no free range of " + span
+                    + " bytes (reserved " + reservedBytes(space) + ", largest free range " + largestFree(space) + ")");
+        }
+        return place(space, at, bytes, span, flags);
+    }
+
+    @Override
+    public synchronized SegmentInfo allocAt(long session, long namespaceId, long address, long bytes, int flags) {
+        session(session);
+        Space space = space(namespaceId);
+        checkAlloc(bytes, flags);
+        if (address < 0 || address % ALIGNMENT != 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("segment addresses are non-negative multiples of " + ALIGNMENT + ", was " + address);
+        }
+        long span = align(bytes);
+        long end = address + span;
+        Map.Entry<Long, Segment> before = space.segments.lowerEntry(end);
+        if (before != null && before.getValue().address + before.getValue().span > address) {
+            throw ErrorCode.ADDRESS_IN_USE.exception("[" + address + ", " + end + ") of namespace '" + space.name
+                    + "' overlaps the segment at " + before.getKey());
+        }
+        long reserved = reservedBytes(space);
+        if (end > reserved) {
+            if ((flags & AllocFlags.GROW) == 0) {
+                throw ErrorCode.INSUFFICIENT_RESERVATION.exception("[" + address + ", " + end + ") lies beyond the "
+                        + reserved + " bytes namespace '" + space.name + "' reserved");
+            }
+            reserveChunks(space, chunksFor(end - reserved));
+        }
+        return place(space, address, bytes, span, flags);
+    }
+
+    @Override
+    public synchronized void free(long session, long namespaceId, long address) {
+        session(session);
+        Space space = space(namespaceId);
+        Segment seg = segment(space, address);
+        if (seg.mapRefs > 0) {
+            throw ErrorCode.SEGMENT_IN_USE.exception("cannot free the segment at " + address + " of namespace '" + space.name
+                    + "': it is mapped " + seg.mapRefs + " time(s)");
+        }
+        space.segments.remove(address);
+        addFree(space, address, address + seg.span);
+    }
+
+    @Override
+    public synchronized SegmentInfo lookup(long session, long namespaceId, long address) {
+        session(session);
+        Space space = space(namespaceId);
+        return locate(space, segment(space, address));
+    }
+
+    @Override
+    public synchronized SegmentInfo map(long session, long namespaceId, long address) {
+        Session s = session(session);
+        Space space = space(namespaceId);
+        Segment seg = segment(space, address);
+        seg.mapRefs++;
+        s.refs.computeIfAbsent(namespaceId, k -> new Long2IntOpenHashMap()).addTo(address, 1);
+        return locate(space, seg);
+    }
+
+    @Override
+    public synchronized void unmap(long session, long namespaceId, long address) {
+        Session s = session(session);
+        Space space = space(namespaceId);
+        Long2IntOpenHashMap refs = s.refs.get(namespaceId);
+        if (refs == null || refs.get(address) <= 0) {
+            throw ErrorCode.INVALID_ADDRESS.exception("this client has not mapped the segment at " + address + " of namespace '" + space.name + "'");
+        }
+        if (refs.addTo(address, -1) == 1) {
+            refs.remove(address);
+        }
+        segment(space, address).mapRefs--;
+    }
+
+    // ---- internals ----
+
+    private void checkAlloc(long bytes, int flags) {
+        if (bytes <= 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("a segment needs a positive length, was " + bytes);
+        }
+        if ((flags & ~(AllocFlags.ZERO | AllocFlags.GROW)) != 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("unknown alloc flags " + Integer.toBinaryString(flags) + "; use AllocFlags");
+        }
+    }
+
+    private SegmentInfo place(Space space, long address, long length, long span, int flags) {
+        carve(space, address, address + span);
+        Segment seg = new Segment(address, length, span);
+        space.segments.put(address, seg);
+        if ((flags & AllocFlags.ZERO) != 0) {
+            forEachPiece(space, address, length, (chunk, offset, n) -> servers.get(chunk.serverId).service.zero(chunk.chunkId, offset, n));
+        }
+        return locate(space, seg);
+    }
+
+    private interface PieceVisitor {
+        void visit(Chunk chunk, long offset, long length);
+    }
+
+    private void forEachPiece(Space space, long address, long length, PieceVisitor visitor) {
+        long at = address;
+        long end = address + length;
+        while (at < end) {
+            long within = at & (chunkSize - 1);
+            long n = Math.min(end - at, chunkSize - within);
+            visitor.visit(space.chunks.get((int) (at / chunkSize)), within, n);
+            at += n;
+        }
+    }
+
+    private SegmentInfo locate(Space space, Segment seg) {
+        int first = (int) (seg.address / chunkSize);
+        int last = (int) ((seg.address + seg.length - 1) / chunkSize);
+        List<ChunkLocation> chunks = new ArrayList<>(last - first + 1);
+        for (int i = first; i <= last; i++) {
+            Chunk c = space.chunks.get(i);
+            chunks.add(new ChunkLocation(i, c.serverId, c.chunkId, c.key));
+        }
+        return new SegmentInfo(space.id, seg.address, seg.length, chunkSize, chunks);
+    }
+
+    private long firstFit(Space space, long span) {
+        for (Map.Entry<Long, Long> range : space.free.entrySet()) {
+            if (range.getValue() - range.getKey() >= span) {
+                return range.getKey();
+            }
+        }
+        return -1;
+    }
+
+    private long largestFree(Space space) {
+        long largest = 0;
+        for (Map.Entry<Long, Long> range : space.free.entrySet()) {
+            largest = Math.max(largest, range.getValue() - range.getKey());
+        }
+        return largest;
+    }
+
+    /** Takes [start, end) out of the free range that holds it. */
+    private void carve(Space space, long start, long end) {
+        Map.Entry<Long, Long> range = space.free.floorEntry(start);
+        if (range == null || range.getValue() < end) {
+            throw ErrorCode.ADDRESS_IN_USE.exception("[" + start + ", " + end + ") of namespace '" + space.name + "' is not free");
+        }
+        long rangeStart = range.getKey();
+        long rangeEnd = range.getValue();
+        space.free.remove(rangeStart);
+        if (rangeStart < start) {
+            space.free.put(rangeStart, start);
+        }
+        if (end < rangeEnd) {
+            space.free.put(end, rangeEnd);
+        }
+    }
+
+    private void addFree(Space space, long start, long end) {
+        Map.Entry<Long, Long> lower = space.free.floorEntry(start);
+        if (lower != null && lower.getValue() == start) {
+            start = lower.getKey();
+            space.free.remove(start);
+        }
+        Long higherEnd = space.free.remove(end);
+        if (higherEnd != null) {
+            end = higherEnd;
+        }
+        space.free.put(start, end);
+    }
+
+    /** Adds n chunks to the address space, striped round-robin; all or nothing. */
+    private void reserveChunks(Space space, long n) {
+        if (n > Integer.MAX_VALUE - space.chunks.size()) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot reserve " + n + " chunks");
+        }
+        List<Chunk> taken = new ArrayList<>();
+        try {
+            for (long i = 0; i < n; i++) {
+                taken.add(takeChunk(space));
+            }
+        } catch (RuntimeException e) {
+            taken.forEach(c -> servers.get(c.serverId).pool.push(c));
+            throw e;
+        }
+        for (Chunk chunk : taken) {
+            long start = (long) space.chunks.size() * chunkSize;
+            space.chunks.add(chunk);
+            addFree(space, start, start + chunkSize);
+        }
+    }
+
+    private Chunk takeChunk(Space space) {
+        int count = servers.size();
+        if (count == 0) {
+            throw ErrorCode.OUT_OF_MEMORY.exception("no memory server is registered with the master");
+        }
+        for (int attempt = 0; attempt < count; attempt++) {
+            Server server = servers.get((space.stripe + attempt) % count);
+            if (!server.alive) {
+                continue;
+            }
+            Chunk chunk = server.pool.poll();
+            if (chunk == null && server.service.usedBytes() + chunkSize <= server.service.capacityBytes()) {
+                ChunkService.Grant grant = server.service.allocateChunk(chunkSize);
+                chunk = new Chunk(server.id, grant.chunkId(), grant.key());
+            }
+            if (chunk != null) {
+                space.stripe = (server.id + 1) % count;
+                return chunk;
+            }
+        }
+        throw ErrorCode.OUT_OF_MEMORY.exception("no live memory server has a free chunk of " + chunkSize + " bytes for namespace '"
+                + space.name + "'");
+    }
+
+    /** Back to its server's pool with a new key, so credentials handed out before are dead. */
+    private void recycle(Chunk chunk) {
+        Server server = servers.get(chunk.serverId);
+        if (!server.alive) {
+            return;
+        }
+        chunk.key = server.service.recycle(chunk.chunkId);
+        server.pool.push(chunk);
+    }
+
+    private long chunksFor(long bytes) {
+        return (bytes + chunkSize - 1) / chunkSize;
+    }
+
+    private static long align(long bytes) {
+        return (bytes + ALIGNMENT - 1) & -ALIGNMENT;
+    }
+
+    private long reservedBytes(Space space) {
+        return (long) space.chunks.size() * chunkSize;
+    }
+
+    private NamespaceInfo info(Space space) {
+        long allocated = 0;
+        int mapped = 0;
+        for (Segment seg : space.segments.values()) {
+            allocated += seg.length;
+            if (seg.mapRefs > 0) {
+                mapped++;
+            }
+        }
+        return new NamespaceInfo(space.id, space.name, reservedBytes(space), allocated, space.segments.size(), mapped);
+    }
+
+    private Session session(long id) {
+        Session s = sessions.get(id);
+        if (s == null) {
+            throw ErrorCode.CLOSED.exception("client session " + id + " is not open (closed, or dropped by the master)");
+        }
+        return s;
+    }
+
+    private Space space(long id) {
+        Space space = byId.get(id);
+        if (space == null) {
+            throw ErrorCode.NO_SUCH_NAMESPACE.exception("namespace #" + id + " was deleted");
+        }
+        return space;
+    }
+
+    private Server server(int id) {
+        if (id < 0 || id >= servers.size()) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("no memory server " + id);
+        }
+        return servers.get(id);
+    }
+
+    private static Segment segment(Space space, long address) {
+        Segment seg = space.segments.get(address);
+        if (seg == null) {
+            throw ErrorCode.INVALID_ADDRESS.exception("no segment starts at " + address + " in namespace '" + space.name + "'");
+        }
+        return seg;
+    }
+}
