@@ -1,0 +1,286 @@
+package io.rstore.conformance;
+
+import io.rstore.AllocFlags;
+import io.rstore.Batch;
+import io.rstore.Completion;
+import io.rstore.ErrorCode;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.Namespace;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+import io.rstore.internal.ClientMetrics;
+import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.SegmentInfo;
+import io.rstore.protocol.ServerInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Random;
+
+import static io.rstore.conformance.Expect.error;
+import static io.rstore.conformance.TestCluster.CHUNK;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MappingConformanceTest {
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldShowOneClientsWriteToAnother(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 2)) {
+            Namespace mine = cluster.client().createNamespace("share");
+            RAddress seg = mine.alloc(4096, AllocFlags.GROW);
+            Namespace theirs = cluster.client().joinNamespace("share");
+            try (Mapping w = seg.map(MapFlags.NONE); Mapping r = theirs.raddress(seg.address()).map(MapFlags.NONE)) {
+                w.segment().set(ValueLayout.JAVA_LONG, 4088, 0xCAFE_F00DL);
+                w.write(4088, 8);
+                r.read(4088, 8);
+                assertEquals(0xCAFE_F00DL, r.segment().get(ValueLayout.JAVA_LONG, 4088));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldStripeChunksRoundRobinAcrossServers(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 3)) {
+            RStore client = cluster.client();
+            Namespace ns = client.createNamespace("stripes");
+            RAddress seg = ns.alloc(6 * CHUNK, AllocFlags.GROW);
+            SegmentInfo info = cluster.locate(seg);
+            List<ChunkLocation> chunks = info.chunks();
+            assertEquals(6, chunks.size());
+            for (int i = 0; i < 6; i++) {
+                assertEquals(i, chunks.get(i).index());
+                assertEquals((chunks.get(0).serverId() + i) % 3, chunks.get(i).serverId(), "chunk " + i);
+            }
+            for (ServerInfo server : client.servers()) {
+                assertEquals(2 * CHUNK, server.usedBytes(), "server " + server.id());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldSplitTransfersAtChunkBoundariesAndReassembleThem(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 3)) {
+            Namespace ns = cluster.client().createNamespace("split");
+            ns.reserve(64);
+            ns.alloc(1000); // so the big segment starts mid-chunk
+            long length = 5 * CHUNK + 777;
+            RAddress seg = ns.alloc(length, AllocFlags.GROW);
+            byte[] data = new byte[(int) length];
+            new Random(1).nextBytes(data);
+            try (Mapping whole = seg.map(MapFlags.NONE)) {
+                MemorySegment.copy(MemorySegment.ofArray(data), 0, whole.segment(), 0, length);
+                whole.write();
+            }
+            long offset = CHUNK - 5; // a partial mapping crossing every boundary off-alignment
+            long part = 3 * CHUNK + 10;
+            Namespace other = cluster.client().joinNamespace("split");
+            try (Mapping m = RAddress.init(other, seg.address()).map(offset, part, MapFlags.PREFETCH)) {
+                byte[] got = m.segment().toArray(ValueLayout.JAVA_BYTE);
+                byte[] want = java.util.Arrays.copyOfRange(data, (int) offset, (int) (offset + part));
+                assertArrayEquals(want, got);
+                // a small write straddling a boundary lands on both chunks
+                m.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, 1, -1L);
+                m.write(1, 8);
+            }
+            try (Mapping check = seg.map(MapFlags.PREFETCH)) {
+                assertEquals(-1L, check.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 1));
+                assertEquals(data[(int) offset], check.segment().get(ValueLayout.JAVA_BYTE, offset));
+                assertEquals(data[(int) offset + 9], check.segment().get(ValueLayout.JAVA_BYTE, offset + 9));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldRejectOperationsOutsideTheMapping(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RAddress seg = cluster.client().createNamespace("b").alloc(1024, AllocFlags.GROW);
+            try (Mapping m = seg.map(512, 256, MapFlags.NONE)) {
+                error(ErrorCode.OUT_OF_BOUNDS, () -> m.read(0, 257));
+                error(ErrorCode.OUT_OF_BOUNDS, () -> m.read(250, 8));
+                error(ErrorCode.OUT_OF_BOUNDS, () -> m.write(-1, 1));
+                error(ErrorCode.OUT_OF_BOUNDS, () -> m.write(8, Long.MAX_VALUE));
+                error(ErrorCode.OUT_OF_BOUNDS, () -> m.readAsync(256, 1, new Completion()));
+                m.read(248, 8);
+                m.read(256, 0);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldRefuseWritesThroughAReadOnlyMapping(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RAddress seg = cluster.client().createNamespace("ro").alloc(64, AllocFlags.GROW);
+            try (Mapping m = seg.map(MapFlags.READ_ONLY)) {
+                assertTrue(m.isReadOnly());
+                m.read();
+                error(ErrorCode.READ_ONLY, m::write);
+                error(ErrorCode.READ_ONLY, () -> new Batch().write(m, 0, 8));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldFailOperationsOnAClosedMappingOrClient(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RStore client = cluster.client();
+            RAddress seg = client.createNamespace("c").alloc(64, AllocFlags.GROW);
+            Mapping m = seg.map(MapFlags.NONE);
+            m.unmap();
+            m.unmap(); // idempotent
+            error(ErrorCode.CLOSED, m::read);
+            Mapping n = seg.map(MapFlags.NONE);
+            client.close();
+            error(ErrorCode.CLOSED, n::write);
+            error(ErrorCode.CLOSED, () -> client.createNamespace("d"));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldZeroSegmentsOnRequestAndChunksWhenTheyChangeNamespace(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RStore client = cluster.client();
+            Namespace first = client.createNamespace("first");
+            RAddress seg = first.alloc(CHUNK, AllocFlags.GROW);
+            try (Mapping m = seg.map(MapFlags.NONE)) {
+                m.segment().fill((byte) 0x5A);
+                m.write();
+            }
+            first.free(seg);
+            try (Mapping m = first.alloc(CHUNK, AllocFlags.ZERO).map(MapFlags.PREFETCH)) {
+                assertEquals(0, countNonZero(m.segment()), "ZERO clears what an earlier segment left");
+                m.segment().fill((byte) 0x77);
+                m.write();
+            }
+            client.deleteNamespace("first");
+            Namespace second = client.createNamespace("second");
+            try (Mapping m = second.alloc(CHUNK, AllocFlags.GROW).map(MapFlags.PREFETCH)) {
+                assertEquals(0, countNonZero(m.segment()), "no bytes leak from another namespace");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldKeepManyOperationsInFlightWithBatchesAndAsyncCalls(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 2)) {
+            Namespace ns = cluster.client().createNamespace("many");
+            int count = 64;
+            Mapping[] maps = new Mapping[count];
+            for (int i = 0; i < count; i++) {
+                maps[i] = ns.alloc(CHUNK / 2 + 64 * i, AllocFlags.GROW).map(MapFlags.NONE);
+                maps[i].segment().fill((byte) i);
+            }
+            Batch batch = new Batch();
+            for (int round = 0; round < 3; round++) {
+                for (Mapping m : maps) {
+                    batch.write(m, 0, m.length());
+                }
+                assertEquals(count, batch.size());
+                batch.join();
+                assertEquals(0, batch.size(), "a batch empties itself for reuse");
+            }
+            for (Mapping m : maps) {
+                m.segment().fill((byte) -1);
+                batch.read(m, 0, m.length());
+            }
+            assertEquals(0, batch.submit().await());
+            for (int i = 0; i < count; i++) {
+                assertEquals(0, countNot(maps[i].segment(), (byte) i), "mapping " + i);
+            }
+            Completion[] completions = new Completion[count];
+            for (int i = 0; i < count; i++) {
+                maps[i].segment().fill((byte) -1);
+                completions[i] = new Completion();
+                maps[i].readAsync(0, maps[i].length(), completions[i]);
+            }
+            for (int i = 0; i < count; i++) {
+                completions[i].join();
+                assertEquals(0, countNot(maps[i].segment(), (byte) i), "async mapping " + i);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldRecordDataPathMetrics(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RStore client = cluster.client();
+            try (Mapping m = client.createNamespace("m").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
+                for (int i = 0; i < 10; i++) {
+                    m.write(0, 8);
+                    m.read(0, 4096);
+                }
+            }
+            assertEquals(10, client.metrics().timer(ClientMetrics.READ_LATENCY).getCount());
+            assertEquals(10, client.metrics().timer(ClientMetrics.WRITE_LATENCY).getCount());
+            assertEquals(40960, client.metrics().meter(ClientMetrics.READ_BYTES).getCount());
+            assertEquals(80, client.metrics().meter(ClientMetrics.WRITE_BYTES).getCount());
+            assertTrue(client.metrics().timer(ClientMetrics.RPC_PREFIX + "alloc").getCount() >= 1);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldRefuseOldCredentialsOnceChunksAreGivenBack(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RStore client = cluster.client();
+            Namespace ns = client.createNamespace("keys");
+            RAddress seg = ns.alloc(256, AllocFlags.GROW);
+            SegmentInfo before = cluster.locate(seg);
+            ChunkLocation chunk = before.chunks().getFirst();
+            MemorySegment probe = MemorySegment.ofArray(new byte[8]);
+            var regions = cluster.embedded().server(chunk.serverId()).regions();
+            assertEquals(0, regions.read(chunk.chunkId(), chunk.key(), 0, probe, 0, 8));
+            client.deleteNamespace("keys");
+            assertEquals(ErrorCode.UNAUTHORIZED.code(), regions.read(chunk.chunkId(), chunk.key(), 0, probe, 0, 8));
+            assertEquals(ErrorCode.UNAUTHORIZED.code(), regions.write(chunk.chunkId(), chunk.key(), 0, probe, 0, 8));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldReportServerUnavailableAndReserveOnLiveServersOnly(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 2)) {
+            RStore client = cluster.client();
+            Namespace ns = client.createNamespace("fail");
+            RAddress seg = ns.alloc(2 * CHUNK, AllocFlags.GROW);
+            try (Mapping m = seg.map(MapFlags.NONE)) {
+                int dead = cluster.locate(seg).chunks().getFirst().serverId();
+                cluster.stopServer(dead);
+                error(ErrorCode.SERVER_UNAVAILABLE, m::read);
+                assertTrue(client.servers().stream().anyMatch(s -> s.id() == dead && !s.alive()));
+                RAddress later = client.createNamespace("after").alloc(3 * CHUNK, AllocFlags.GROW);
+                for (ChunkLocation c : cluster.locate(later).chunks()) {
+                    assertTrue(c.serverId() != dead, "no chunk goes to a dead server");
+                }
+            }
+        }
+    }
+
+    static long countNonZero(MemorySegment segment) {
+        return countNot(segment, (byte) 0);
+    }
+
+    static long countNot(MemorySegment segment, byte value) {
+        long n = 0;
+        for (long i = 0; i < segment.byteSize(); i++) {
+            if (segment.get(ValueLayout.JAVA_BYTE, i) != value) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
