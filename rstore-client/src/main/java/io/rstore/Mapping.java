@@ -55,6 +55,8 @@ public final class Mapping implements AutoCloseable {
     private final Completion own = new Completion();
     @SuppressWarnings("unused") // accessed through OWN_BUSY
     private volatile int ownBusy;
+    private int readTick; // racy by design: they only pick which operations to time
+    private int writeTick;
     private volatile boolean closed;
 
     Mapping(RStore client, RAddress raddress, SegmentInfo segment, long offset, long length, int flags) {
@@ -148,7 +150,8 @@ public final class Mapping implements AutoCloseable {
         if (invalid != 0) {
             throw failure(invalid, write, offset, length);
         }
-        long start = metrics != null ? System.nanoTime() : 0;
+        boolean timed = metrics != null && ((write ? ++writeTick : ++readTick) & (ClientMetrics.LATENCY_SAMPLE_EVERY - 1)) == 0;
+        long start = timed ? System.nanoTime() : 0;
         Completion completion = OWN_BUSY.compareAndSet(this, 0, 1) ? own : new Completion();
         int status;
         try {
@@ -164,13 +167,9 @@ public final class Mapping implements AutoCloseable {
             throw failure(status, write, offset, length);
         }
         if (metrics != null) {
-            long elapsed = System.nanoTime() - start;
-            if (write) {
-                metrics.writeLatency.update(elapsed, TimeUnit.NANOSECONDS);
-                metrics.writeBytes.mark(length);
-            } else {
-                metrics.readLatency.update(elapsed, TimeUnit.NANOSECONDS);
-                metrics.readBytes.mark(length);
+            (write ? metrics.writeBytes : metrics.readBytes).mark(length);
+            if (timed) {
+                (write ? metrics.writeLatency : metrics.readLatency).update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
         }
     }

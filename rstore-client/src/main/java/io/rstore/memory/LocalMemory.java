@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * A client's RDMA-ready local memory: large arenas split by a buddy allocator. Freed
  * blocks stay in the arenas as a cache for the next mapping; when more than
- * {@code cacheBytes} sit unused, wholly unused arenas are given back, largest first.
+ * {@code cacheBytes} sit unused, wholly unused arenas are given back, smallest first.
  * Thread-safe; used on the control path only (map and unmap).
  */
 public final class LocalMemory implements AutoCloseable {
@@ -103,14 +103,17 @@ public final class LocalMemory implements AutoCloseable {
         return usedBytes;
     }
 
+    /** Gives back wholly unused arenas, smallest first: a large one is the costliest to make again. */
     private void trim() {
         long idle = heldBytes() - usedBytes;
-        for (int i = arenas.size() - 1; i >= 0 && idle > cacheBytes; i--) {
+        for (int i = 0; i < arenas.size() && idle > cacheBytes; ) {
             BuddyArena arena = arenas.get(i);
             if (arena.isUnused()) {
                 arenas.remove(i);
                 idle -= arena.sizeBytes();
                 arena.close();
+            } else {
+                i++;
             }
         }
     }

@@ -273,7 +273,9 @@ public final class Master implements MasterProtocol {
             space.free.remove(range.getKey());
         }
         for (long i = 0; i < n; i++) {
-            recycle(space.chunks.removeLast());
+            Chunk chunk = space.chunks.removeLast();
+            space.stripe = chunk.serverId; // rewind, so chunk k goes back to the server it had
+            recycle(chunk);
         }
         return reservedBytes(space);
     }

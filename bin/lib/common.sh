@@ -1,0 +1,84 @@
+# Shared by bin/* and .ci/run: find a JDK >= 25, find Maven, build when needed.
+# Source it; it defines functions and sets nothing else.
+
+CARAFE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CARAFE_MIN_JAVA=25
+
+# The feature version (25, 17, ...) of the JDK at $1, or nothing.
+jdk_version() {
+    local home=$1 v=""
+    [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 0
+    if [ -f "$home/release" ]; then
+        v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release")
+    fi
+    if [ -z "$v" ]; then
+        v=$("$home/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
+    fi
+    echo "$v"
+}
+
+# Sets JAVA_HOME to a JDK >= 25: JAVA_HOME itself if new enough, else the newest under /usr/lib/jvm.
+find_jdk() {
+    local v best="" best_v=0 home
+    if [ -n "${JAVA_HOME:-}" ]; then
+        v=$(jdk_version "$JAVA_HOME")
+        if [ -n "$v" ] && [ "$v" -ge "$CARAFE_MIN_JAVA" ]; then
+            export JAVA_HOME
+            return 0
+        fi
+        echo "note: JAVA_HOME=$JAVA_HOME is Java ${v:-unknown}; looking under /usr/lib/jvm for Java >= $CARAFE_MIN_JAVA" >&2
+    fi
+    for home in /usr/lib/jvm/*; do
+        v=$(jdk_version "$home")
+        if [ -n "$v" ] && [ "$v" -ge "$CARAFE_MIN_JAVA" ] && [ "$v" -gt "$best_v" ]; then
+            best=$home
+            best_v=$v
+        fi
+    done
+    if [ -z "$best" ]; then
+        echo "error: no JDK $CARAFE_MIN_JAVA or newer found (checked JAVA_HOME and /usr/lib/jvm)." >&2
+        echo "       Install one (e.g. Temurin 25) and set JAVA_HOME to it." >&2
+        return 1
+    fi
+    export JAVA_HOME=$best
+}
+
+# Fails with a clear message when Maven is missing.
+require_maven() {
+    if ! command -v mvn >/dev/null 2>&1; then
+        echo "error: Maven (mvn) is needed to build Carafe; install it (Debian: apt-get install maven)." >&2
+        return 1
+    fi
+}
+
+# Builds the project unless every module jar exists and is newer than every source and pom.
+ensure_built() {
+    local module=$1 jar stale
+    jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar 2>/dev/null | grep -v -e sources -e javadoc | head -n 1)
+    if [ -n "$jar" ] && [ -d "$CARAFE_ROOT/$module/target/lib" ]; then
+        stale=$(find "$CARAFE_ROOT" -path "$CARAFE_ROOT/*/target" -prune -o \
+            \( -path '*/src/main/*' -o -name pom.xml \) -newer "$jar" -print -quit)
+        [ -z "$stale" ] && return 0
+        echo "building: $stale is newer than $(basename "$jar")" >&2
+    else
+        echo "building Carafe (first run; takes a minute)..." >&2
+    fi
+    require_maven || return 1
+    (cd "$CARAFE_ROOT" && mvn -q -B -ntp -DskipTests install >&2) || {
+        echo "error: the build failed; run 'mvn -DskipTests install' in $CARAFE_ROOT to see why." >&2
+        return 1
+    }
+}
+
+# Runs main class $2 of module $1 with the remaining arguments.
+run_module() {
+    local module=$1 main=$2
+    shift 2
+    find_jdk || exit 1
+    ensure_built "$module" || exit 1
+    local jar
+    jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar | grep -v -e sources -e javadoc | head -n 1)
+    # Off-heap memory (RStore chunks and mappings) counts against MaxDirectMemorySize.
+    exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" ${CARAFE_JAVA_OPTS:-} \
+        -cp "$jar:$CARAFE_ROOT/$module/target/lib/*" "$main" "$@"
+}

@@ -1,0 +1,263 @@
+package io.rstore.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rstore.AllocFlags;
+import io.rstore.Batch;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.Namespace;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * The RStore benchmark: control-path cost (reserve, alloc, map; cold and cached),
+ * data-path latency of small reads and writes, and bandwidth of large ones, each
+ * data-path figure beside the same bytes moved by a plain {@link MemorySegment#copy}
+ * in the same run.
+ */
+public final class EmbeddedBench {
+    /** What to measure. */
+    public record Plan(List<Long> controlSizes, int latencyOps, int latencyBytes, List<Long> bandwidthSizes, List<Integer> inFlight,
+                       long bytesPerBandwidthPoint) {
+    }
+
+    private final RStore rstore;
+    private final Plan plan;
+    private final PrintStream progress;
+    private final ObjectNode result = new ObjectMapper().createObjectNode();
+
+    public EmbeddedBench(RStore rstore, Plan plan, PrintStream progress) {
+        this.rstore = rstore;
+        this.plan = plan;
+        this.progress = progress;
+    }
+
+    public ObjectNode run() {
+        RStoreSettings s = rstore.settings();
+        ObjectNode setup = result.putObject("setup");
+        setup.put("transport", rstore.transportName());
+        setup.put("memoryServers", rstore.servers().size());
+        setup.put("chunkSizeBytes", s.chunkSizeBytes());
+        setup.put("metricsEnabled", s.metricsEnabled());
+        setup.put("java", Runtime.version().toString());
+        setup.put("cores", Runtime.getRuntime().availableProcessors());
+        setup.put("timerFloorNanos", timerFloor());
+        controlPath(result.putArray("controlPath"));
+        latency(result.putArray("latency"));
+        bandwidth(result.putArray("bandwidth"));
+        return result;
+    }
+
+    /** p50 of two back-to-back clock reads: included in every latency sample below. */
+    private static double timerFloor() {
+        long[] samples = new long[100_000];
+        for (int i = 0; i < samples.length; i++) {
+            long start = System.nanoTime();
+            samples[i] = System.nanoTime() - start;
+        }
+        return Percentiles.of(samples).p50();
+    }
+
+    /**
+     * Runs one control-path cycle on a throwaway cluster so that the "cold" figures measure
+     * cold memory (nothing in the master's pool or the client's cache), not a cold JIT.
+     */
+    public static void warmUp(RStoreSettings settings) {
+        try (RStore scratch = RStore.embedded(settings.withClusterName("bench-warm-up"))) {
+            for (int i = 0; i < 200; i++) {
+                Namespace ns = scratch.createNamespace("warm-up-" + i);
+                RAddress seg = ns.alloc(4096, AllocFlags.GROW);
+                seg.map(MapFlags.PREFETCH).unmap();
+                ns.free(seg);
+                ns.release(1);
+                scratch.deleteNamespace(ns.name());
+            }
+        }
+    }
+
+    // ---- control path ----
+
+    private void controlPath(ArrayNode out) {
+        for (long size : plan.controlSizes()) {
+            progress.printf("control path: %s%n", Units.bytes(size));
+            String name = "bench-control-" + size;
+            Namespace ns = rstore.createNamespace(name);
+            long t0 = System.nanoTime();
+            ns.reserve(size);
+            long t1 = System.nanoTime();
+            RAddress seg = ns.alloc(size);
+            long t2 = System.nanoTime();
+            Mapping mapping = seg.map(MapFlags.NONE);
+            long t3 = System.nanoTime();
+            mapping.unmap();
+            long t4 = System.nanoTime();
+            ns.free(seg);
+            ns.release(size);
+            long t5 = System.nanoTime();
+            ns.reserve(size); // from the master's free pool
+            long t6 = System.nanoTime();
+            seg = ns.alloc(size);
+            long t7 = System.nanoTime();
+            mapping = seg.map(MapFlags.NONE); // local memory from the client's cache
+            long t8 = System.nanoTime();
+            mapping.unmap();
+            ns.free(seg);
+            rstore.deleteNamespace(name);
+            ObjectNode row = out.addObject();
+            row.put("bytes", size);
+            row.put("reserveColdMicros", micros(t1 - t0));
+            row.put("reserveCachedMicros", micros(t6 - t5));
+            row.put("allocMicros", micros(t2 - t1));
+            row.put("allocAgainMicros", micros(t7 - t6));
+            row.put("mapColdMicros", micros(t3 - t2));
+            row.put("mapCachedMicros", micros(t8 - t7));
+            row.put("unmapMicros", micros(t4 - t3));
+        }
+    }
+
+    // ---- data path latency ----
+
+    private void latency(ArrayNode out) {
+        int bytes = plan.latencyBytes();
+        int ops = plan.latencyOps();
+        progress.printf("latency: %d-byte reads and writes, %d each%n", bytes, ops);
+        Namespace ns = rstore.createNamespace("bench-latency");
+        try (Arena arena = Arena.ofConfined()) {
+            RAddress seg = ns.alloc(4096, AllocFlags.GROW | AllocFlags.ZERO);
+            MemorySegment remoteLike = arena.allocate(4096, 64);
+            MemorySegment localLike = arena.allocate(4096, 64);
+            long[] samples = new long[ops];
+            try (Mapping m = seg.map(MapFlags.NONE)) {
+                for (String op : new String[] {"read", "write"}) {
+                    boolean write = op.equals("write");
+                    measureOp(m, write, bytes, samples); // warm-up
+                    Percentiles rstoreP = measureOp(m, write, bytes, samples);
+                    measureCopy(write ? localLike : remoteLike, write ? remoteLike : localLike, bytes, samples);
+                    Percentiles copyP = measureCopy(write ? localLike : remoteLike, write ? remoteLike : localLike, bytes, samples);
+                    ObjectNode row = out.addObject();
+                    row.put("op", op);
+                    row.put("bytes", bytes);
+                    row.put("ops", ops);
+                    putPercentiles(row.putObject("rstoreNanos"), rstoreP);
+                    putPercentiles(row.putObject("plainCopyNanos"), copyP);
+                    row.put("p50Ratio", rstoreP.p50() / Math.max(1, copyP.p50()));
+                }
+            }
+        } finally {
+            rstore.deleteNamespace("bench-latency");
+        }
+    }
+
+    private static Percentiles measureOp(Mapping m, boolean write, int bytes, long[] samples) {
+        for (int i = 0; i < samples.length; i++) {
+            long start = System.nanoTime();
+            if (write) {
+                m.write(0, bytes);
+            } else {
+                m.read(0, bytes);
+            }
+            samples[i] = System.nanoTime() - start;
+        }
+        return Percentiles.of(samples);
+    }
+
+    private static Percentiles measureCopy(MemorySegment from, MemorySegment to, int bytes, long[] samples) {
+        for (int i = 0; i < samples.length; i++) {
+            long start = System.nanoTime();
+            MemorySegment.copy(from, 0, to, 0, bytes);
+            samples[i] = System.nanoTime() - start;
+        }
+        return Percentiles.of(samples);
+    }
+
+    private static void putPercentiles(ObjectNode node, Percentiles p) {
+        node.put("p50", p.p50());
+        node.put("p90", p.p90());
+        node.put("p99", p.p99());
+        node.put("p999", p.p999());
+    }
+
+    // ---- bandwidth ----
+
+    private void bandwidth(ArrayNode out) {
+        Namespace ns = rstore.createNamespace("bench-bandwidth");
+        try {
+            for (long size : plan.bandwidthSizes()) {
+                progress.printf("bandwidth: %s%n", Units.bytes(size));
+                RAddress seg = ns.alloc(size, AllocFlags.GROW | AllocFlags.ZERO);
+                try (Arena arena = Arena.ofShared(); Mapping m = seg.map(MapFlags.NONE)) {
+                    MemorySegment a = arena.allocate(size, 4096);
+                    MemorySegment b = arena.allocate(size, 4096);
+                    int reps = (int) Math.max(3, plan.bytesPerBandwidthPoint() / size);
+                    for (String op : new String[] {"read", "write"}) {
+                        boolean write = op.equals("write");
+                        copyGbps(a, b, size, 1); // warm-up
+                        double copy = copyGbps(write ? b : a, write ? a : b, size, reps);
+                        for (int inFlight : plan.inFlight()) {
+                            rstoreGbps(m, write, size, inFlight, 1);
+                            double gbps = rstoreGbps(m, write, size, inFlight, reps);
+                            ObjectNode row = out.addObject();
+                            row.put("op", op);
+                            row.put("bytes", size);
+                            row.put("inFlight", inFlight);
+                            row.put("rstoreGBps", gbps);
+                            row.put("plainCopyGBps", copy);
+                            row.put("ratio", gbps / copy);
+                        }
+                    }
+                }
+                ns.free(seg);
+            }
+        } finally {
+            rstore.deleteNamespace("bench-bandwidth");
+        }
+    }
+
+    /** Moves the whole mapping {@code reps} times as {@code inFlight} operations posted together. */
+    private static double rstoreGbps(Mapping m, boolean write, long size, int inFlight, int reps) {
+        Batch batch = new Batch();
+        long part = size / inFlight;
+        long start = System.nanoTime();
+        for (int r = 0; r < reps; r++) {
+            if (inFlight == 1) {
+                if (write) {
+                    m.write(0, size);
+                } else {
+                    m.read(0, size);
+                }
+                continue;
+            }
+            for (int i = 0; i < inFlight; i++) {
+                long off = i * part;
+                long len = i == inFlight - 1 ? size - off : part;
+                if (write) {
+                    batch.write(m, off, len);
+                } else {
+                    batch.read(m, off, len);
+                }
+            }
+            batch.join();
+        }
+        return (double) size * reps / (System.nanoTime() - start);
+    }
+
+    private static double copyGbps(MemorySegment from, MemorySegment to, long size, int reps) {
+        long start = System.nanoTime();
+        for (int r = 0; r < reps; r++) {
+            MemorySegment.copy(from, 0, to, 0, size);
+        }
+        return (double) size * reps / (System.nanoTime() - start);
+    }
+
+    private static double micros(long nanos) {
+        return Math.round(nanos / 100.0) / 10.0;
+    }
+}

@@ -1,0 +1,2 @@
+/** The RStore benchmark behind {@code rstore bench}: control-path cost, data-path latency and bandwidth. */
+package io.rstore.bench;

@@ -1,0 +1,145 @@
+package io.rstore.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import io.rstore.bench.EmbeddedBench;
+import io.rstore.bench.Units;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        header = "Measure RStore's control path, data-path latency and bandwidth.",
+        description = {
+                "Runs on an embedded cluster (master and memory servers in this process, inproc transport).",
+                "Control path: reserve, alloc and map for each size, cold and from the caches.",
+                "Latency: p50/p90/p99/p99.9 of small reads and writes. Bandwidth: large reads and writes with",
+                "1 and several operations in flight. Every data-path figure stands beside the same bytes moved",
+                "by a plain MemorySegment.copy in the same run, and their ratio.",
+                "Results go to stdout (a table, or JSON with --format json); progress to stderr."})
+final class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--format", description = "table or json (default: ${DEFAULT-VALUE})", defaultValue = "table")
+    String format;
+
+    @Option(names = "--servers", description = "memory servers (default: ${DEFAULT-VALUE})", defaultValue = "2")
+    int servers;
+
+    @Option(names = "--chunk-size", description = "chunk size (default: ${DEFAULT-VALUE})", defaultValue = "16MiB")
+    String chunkSize;
+
+    @Option(names = {"-n", "--ops"}, description = "reads and writes timed for latency, each (default: ${DEFAULT-VALUE})", defaultValue = "200000")
+    int ops;
+
+    @Option(names = "--latency-bytes", description = "bytes per latency operation (default: ${DEFAULT-VALUE})", defaultValue = "8")
+    int latencyBytes;
+
+    @Option(names = "--control-max", description = "largest control-path size, from 1 MiB up by 4x (default: ${DEFAULT-VALUE})", defaultValue = "1GiB")
+    String controlMax;
+
+    @Option(names = "--bandwidth-max", description = "largest transfer, from 1 MiB up by 4x (default: ${DEFAULT-VALUE})", defaultValue = "256MiB")
+    String bandwidthMax;
+
+    @Option(names = "--in-flight", split = ",", description = "operations in flight for bandwidth (default: ${DEFAULT-VALUE})", defaultValue = "1,8")
+    List<Integer> inFlight;
+
+    @Option(names = "--no-metrics", description = "turn off the client's data-path metrics")
+    boolean noMetrics;
+
+    @Option(names = "--transport", description = "inproc (shm, tcp and rdma come with the network transports)", defaultValue = "inproc")
+    String transport;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!transport.equals("inproc")) {
+            throw new IllegalArgumentException("--transport " + transport + " is not available yet; only inproc (the embedded cluster) is built");
+        }
+        if (!format.equals("table") && !format.equals("json")) {
+            throw new IllegalArgumentException("--format must be table or json, was " + format);
+        }
+        if (ops < 1000 || latencyBytes < 1 || latencyBytes > 4096 || inFlight.stream().anyMatch(n -> n < 1 || n > 1024)) {
+            throw new IllegalArgumentException("--ops must be >= 1000, --latency-bytes 1..4096 and --in-flight values 1..1024");
+        }
+        RStoreSettings settings = RStoreSettings.defaults()
+                .withClusterName("bench")
+                .withMemoryServers(servers)
+                .withChunkSizeBytes(Units.parseBytes(chunkSize))
+                .withServerCapacityBytes(64L << 30)
+                .withMetricsEnabled(!noMetrics);
+        EmbeddedBench.Plan plan = new EmbeddedBench.Plan(sizes(Units.parseBytes(controlMax)), ops, latencyBytes,
+                sizes(Units.parseBytes(bandwidthMax)), inFlight, 2L << 30);
+        ObjectNode result;
+        EmbeddedBench.warmUp(settings);
+        try (RStore rstore = RStore.embedded(settings)) {
+            result = new EmbeddedBench(rstore, plan, System.err).run();
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (format.equals("json")) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(result));
+        } else {
+            printTable(result, out);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static List<Long> sizes(long max) {
+        List<Long> sizes = new ArrayList<>();
+        for (long s = 1L << 20; s <= max; s *= 4) {
+            sizes.add(s);
+        }
+        if (sizes.isEmpty() || sizes.getLast() != max) {
+            sizes.add(max);
+        }
+        return sizes;
+    }
+
+    private static void printTable(JsonNode r, PrintWriter out) {
+        JsonNode setup = r.get("setup");
+        out.printf("RStore bench: transport %s, %d memory servers, %s chunks, metrics %s, Java %s, %d cores%n%n",
+                setup.get("transport").asText(), setup.get("memoryServers").asInt(), Units.bytes(setup.get("chunkSizeBytes").asLong()),
+                setup.get("metricsEnabled").asBoolean() ? "on" : "off", setup.get("java").asText(), setup.get("cores").asInt());
+        out.printf("Every latency sample includes the timer's own cost: p50 %.0f ns for two clock reads.%n%n",
+                setup.get("timerFloorNanos").asDouble());
+        out.println("Control path (microseconds)");
+        out.printf("%10s %12s %14s %10s %12s %10s %12s %10s%n", "size", "reserve", "reserve(pool)", "alloc", "alloc(again)", "map(cold)", "map(cached)", "unmap");
+        for (JsonNode row : r.get("controlPath")) {
+            out.printf("%10s %12.1f %14.1f %10.1f %12.1f %10.1f %12.1f %10.1f%n", Units.bytes(row.get("bytes").asLong()),
+                    row.get("reserveColdMicros").asDouble(), row.get("reserveCachedMicros").asDouble(), row.get("allocMicros").asDouble(),
+                    row.get("allocAgainMicros").asDouble(), row.get("mapColdMicros").asDouble(), row.get("mapCachedMicros").asDouble(),
+                    row.get("unmapMicros").asDouble());
+        }
+        out.println();
+        out.println("Data-path latency (nanoseconds; the plain copy moves the same bytes between two local segments)");
+        out.printf("%6s %6s %9s | %8s %8s %8s %8s | %8s %8s %8s %8s | %9s%n", "op", "bytes", "ops",
+                "p50", "p90", "p99", "p99.9", "copy p50", "p90", "p99", "p99.9", "p50 ratio");
+        for (JsonNode row : r.get("latency")) {
+            JsonNode a = row.get("rstoreNanos");
+            JsonNode b = row.get("plainCopyNanos");
+            out.printf("%6s %6d %9d | %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f | %9.2f%n", row.get("op").asText(),
+                    row.get("bytes").asInt(), row.get("ops").asInt(),
+                    a.get("p50").asDouble(), a.get("p90").asDouble(), a.get("p99").asDouble(), a.get("p999").asDouble(),
+                    b.get("p50").asDouble(), b.get("p90").asDouble(), b.get("p99").asDouble(), b.get("p999").asDouble(),
+                    row.get("p50Ratio").asDouble());
+        }
+        out.println();
+        out.println("Bandwidth (GB/s = 10^9 bytes per second)");
+        out.printf("%6s %10s %9s %10s %12s %8s%n", "op", "size", "in flight", "rstore", "plain copy", "ratio");
+        for (JsonNode row : r.get("bandwidth")) {
+            out.printf("%6s %10s %9d %10.2f %12.2f %7.0f%%%n", row.get("op").asText(), Units.bytes(row.get("bytes").asLong()),
+                    row.get("inFlight").asInt(), row.get("rstoreGBps").asDouble(), row.get("plainCopyGBps").asDouble(),
+                    100 * row.get("ratio").asDouble());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.rstore.cli;
+
+import io.rstore.RStoreException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code rstore} command: routes to one class per subcommand. */
+@Command(name = "rstore",
+        mixinStandardHelpOptions = true,
+        version = "rstore 0.1.0",
+        description = "RStore: a distributed in-memory store with one-sided reads and writes.",
+        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class})
+public final class RStoreCli implements Runnable {
+
+    /** Exit code for failures reported by RStore (usage errors exit 2, like picocli). */
+    public static final int EXIT_RSTORE_ERROR = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with RStore's exception-to-exit-code mapping; shared with tests. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new RStoreCli());
+        cli.setExecutionExceptionHandler(RStoreCli::handle);
+        return cli;
+    }
+
+    static int handle(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
+        if (e instanceof RStoreException rse) {
+            cli.getErr().println("rstore: " + rse.getMessage());
+            return EXIT_RSTORE_ERROR;
+        }
+        if (e instanceof IllegalArgumentException) {
+            cli.getErr().println("rstore: " + e.getMessage());
+            return CommandLine.ExitCode.USAGE;
+        }
+        throw new RuntimeException(e);
+    }
+}

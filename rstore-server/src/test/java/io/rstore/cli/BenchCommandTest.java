@@ -1,0 +1,75 @@
+package io.rstore.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchCommandTest {
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        CommandLine cli = RStoreCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldWriteEveryFigureAsJson() throws Exception {
+        Run run = run("bench", "--format", "json", "-n", "2000", "--control-max", "4MiB", "--bandwidth-max", "2MiB", "--in-flight", "1,4");
+        assertEquals(0, run.exit(), run.err());
+        JsonNode json = new ObjectMapper().readTree(run.out());
+        assertEquals("inproc", json.at("/setup/transport").asText());
+        assertEquals(2, json.get("controlPath").size(), "1 MiB and 4 MiB (the max)");
+        for (JsonNode row : json.get("controlPath")) {
+            assertTrue(row.get("reserveColdMicros").asDouble() > 0);
+            assertTrue(row.get("mapCachedMicros").asDouble() > 0);
+        }
+        assertEquals(2, json.get("latency").size());
+        for (JsonNode row : json.get("latency")) {
+            assertEquals(2000, row.get("ops").asInt());
+            double p50 = row.at("/rstoreNanos/p50").asDouble();
+            assertTrue(p50 > 0 && p50 <= row.at("/rstoreNanos/p999").asDouble(), row.toString());
+            assertTrue(row.at("/plainCopyNanos/p50").asDouble() > 0);
+        }
+        // two sizes (1 and 2 MiB) x read/write x two in-flight depths
+        assertEquals(8, json.get("bandwidth").size());
+        for (JsonNode row : json.get("bandwidth")) {
+            assertTrue(row.get("rstoreGBps").asDouble() > 0 && row.get("plainCopyGBps").asDouble() > 0, row.toString());
+        }
+    }
+
+    @Test
+    void shouldPrintATableForPeople() {
+        Run run = run("bench", "-n", "1000", "--control-max", "1MiB", "--bandwidth-max", "1MiB");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("Control path"), run.out());
+        assertTrue(run.out().contains("p99.9"), run.out());
+        assertTrue(run.out().contains("plain copy"), run.out());
+    }
+
+    @Test
+    void shouldRejectBadOptionsWithAUsageError() {
+        Run transport = run("bench", "--transport", "tcp");
+        assertEquals(CommandLine.ExitCode.USAGE, transport.exit());
+        assertTrue(transport.err().contains("--transport tcp is not available"), transport.err());
+        Run size = run("bench", "--control-max", "lots");
+        assertEquals(CommandLine.ExitCode.USAGE, size.exit());
+        assertTrue(size.err().contains("is not a size"), size.err());
+        Run chunk = run("bench", "--chunk-size", "3000", "-n", "1000");
+        assertEquals(RStoreCli.EXIT_RSTORE_ERROR, chunk.exit());
+        assertTrue(chunk.err().contains("chunkSizeBytes"), chunk.err());
+    }
+}
