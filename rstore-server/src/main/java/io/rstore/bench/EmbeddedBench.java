@@ -25,8 +25,8 @@ import java.util.List;
  */
 public final class EmbeddedBench {
     /** What to measure. */
-    public record Plan(List<Long> controlSizes, int latencyOps, int latencyBytes, List<Long> bandwidthSizes, List<Integer> inFlight,
-                       long bytesPerBandwidthPoint) {
+    public record Plan(List<Long> controlSizes, int latencyOps, int latencyRounds, int latencyBytes, List<Long> bandwidthSizes,
+                       List<Integer> inFlight, long bytesPerBandwidthPoint) {
     }
 
     private final RStore rstore;
@@ -85,50 +85,68 @@ public final class EmbeddedBench {
 
     // ---- control path ----
 
+    /**
+     * Per size: a fresh client (so its local memory is empty) in a new namespace reserves,
+     * allocates and maps cold; then releases and does it again, now from the master's
+     * free pool and the client's cache. Namespaces stay until every size is done, so no
+     * size's "cold" reservation is served from an earlier size's chunks.
+     */
     private void controlPath(ArrayNode out) {
-        for (long size : plan.controlSizes()) {
-            progress.printf("control path: %s%n", Units.bytes(size));
-            String name = "bench-control-" + size;
-            Namespace ns = rstore.createNamespace(name);
-            long t0 = System.nanoTime();
-            ns.reserve(size);
-            long t1 = System.nanoTime();
-            RAddress seg = ns.alloc(size);
-            long t2 = System.nanoTime();
-            Mapping mapping = seg.map(MapFlags.NONE);
-            long t3 = System.nanoTime();
-            mapping.unmap();
-            long t4 = System.nanoTime();
-            ns.free(seg);
-            ns.release(size);
-            long t5 = System.nanoTime();
-            ns.reserve(size); // from the master's free pool
-            long t6 = System.nanoTime();
-            seg = ns.alloc(size);
-            long t7 = System.nanoTime();
-            mapping = seg.map(MapFlags.NONE); // local memory from the client's cache
-            long t8 = System.nanoTime();
-            mapping.unmap();
-            ns.free(seg);
-            rstore.deleteNamespace(name);
-            ObjectNode row = out.addObject();
-            row.put("bytes", size);
-            row.put("reserveColdMicros", micros(t1 - t0));
-            row.put("reserveCachedMicros", micros(t6 - t5));
-            row.put("allocMicros", micros(t2 - t1));
-            row.put("allocAgainMicros", micros(t7 - t6));
-            row.put("mapColdMicros", micros(t3 - t2));
-            row.put("mapCachedMicros", micros(t8 - t7));
-            row.put("unmapMicros", micros(t4 - t3));
+        List<String> names = new java.util.ArrayList<>();
+        try {
+            for (long size : plan.controlSizes()) {
+                progress.printf("control path: %s%n", Units.bytes(size));
+                String name = "bench-control-" + size;
+                names.add(name);
+                try (RStore client = RStore.connect(rstore.uri(), rstore.settings())) {
+                    Namespace ns = client.createNamespace(name);
+                    long t0 = System.nanoTime();
+                    ns.reserve(size);
+                    long t1 = System.nanoTime();
+                    RAddress seg = ns.alloc(size);
+                    long t2 = System.nanoTime();
+                    Mapping mapping = seg.map(MapFlags.NONE);
+                    long t3 = System.nanoTime();
+                    mapping.unmap();
+                    long t4 = System.nanoTime();
+                    ns.free(seg);
+                    ns.release(size);
+                    long t5 = System.nanoTime();
+                    ns.reserve(size);
+                    long t6 = System.nanoTime();
+                    seg = ns.alloc(size);
+                    long t7 = System.nanoTime();
+                    mapping = seg.map(MapFlags.NONE);
+                    long t8 = System.nanoTime();
+                    mapping.unmap();
+                    ObjectNode row = out.addObject();
+                    row.put("bytes", size);
+                    row.put("reserveColdMicros", micros(t1 - t0));
+                    row.put("reserveCachedMicros", micros(t6 - t5));
+                    row.put("allocMicros", micros(t2 - t1));
+                    row.put("allocAgainMicros", micros(t7 - t6));
+                    row.put("mapColdMicros", micros(t3 - t2));
+                    row.put("mapCachedMicros", micros(t8 - t7));
+                    row.put("unmapMicros", micros(t4 - t3));
+                }
+            }
+        } finally {
+            names.forEach(rstore::deleteNamespace);
         }
     }
 
     // ---- data path latency ----
 
+    /**
+     * Several rounds, each timing {@code latencyOps} RStore operations and then as many
+     * plain copies, so both see the same machine; each percentile reported is the median
+     * over rounds, which a burst of noise on a shared host cannot move.
+     */
     private void latency(ArrayNode out) {
         int bytes = plan.latencyBytes();
         int ops = plan.latencyOps();
-        progress.printf("latency: %d-byte reads and writes, %d each%n", bytes, ops);
+        int rounds = plan.latencyRounds();
+        progress.printf("latency: %d-byte reads and writes, %d rounds of %d each%n", bytes, rounds, ops);
         Namespace ns = rstore.createNamespace("bench-latency");
         try (Arena arena = Arena.ofConfined()) {
             RAddress seg = ns.alloc(4096, AllocFlags.GROW | AllocFlags.ZERO);
@@ -138,14 +156,23 @@ public final class EmbeddedBench {
             try (Mapping m = seg.map(MapFlags.NONE)) {
                 for (String op : new String[] {"read", "write"}) {
                     boolean write = op.equals("write");
+                    MemorySegment from = write ? localLike : remoteLike;
+                    MemorySegment to = write ? remoteLike : localLike;
                     measureOp(m, write, bytes, samples); // warm-up
-                    Percentiles rstoreP = measureOp(m, write, bytes, samples);
-                    measureCopy(write ? localLike : remoteLike, write ? remoteLike : localLike, bytes, samples);
-                    Percentiles copyP = measureCopy(write ? localLike : remoteLike, write ? remoteLike : localLike, bytes, samples);
+                    measureCopy(from, to, bytes, samples);
+                    Percentiles[] rstoreRounds = new Percentiles[rounds];
+                    Percentiles[] copyRounds = new Percentiles[rounds];
+                    for (int r = 0; r < rounds; r++) {
+                        rstoreRounds[r] = measureOp(m, write, bytes, samples);
+                        copyRounds[r] = measureCopy(from, to, bytes, samples);
+                    }
+                    Percentiles rstoreP = Percentiles.medianOf(rstoreRounds);
+                    Percentiles copyP = Percentiles.medianOf(copyRounds);
                     ObjectNode row = out.addObject();
                     row.put("op", op);
                     row.put("bytes", bytes);
-                    row.put("ops", ops);
+                    row.put("ops", (long) ops * rounds);
+                    row.put("rounds", rounds);
                     putPercentiles(row.putObject("rstoreNanos"), rstoreP);
                     putPercentiles(row.putObject("plainCopyNanos"), copyP);
                     row.put("p50Ratio", rstoreP.p50() / Math.max(1, copyP.p50()));

@@ -36,8 +36,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", description = "chunk size (default: ${DEFAULT-VALUE})", defaultValue = "16MiB")
     String chunkSize;
 
-    @Option(names = {"-n", "--ops"}, description = "reads and writes timed for latency, each (default: ${DEFAULT-VALUE})", defaultValue = "200000")
+    @Option(names = {"-n", "--ops"}, description = "reads and writes timed per latency round, each (default: ${DEFAULT-VALUE})", defaultValue = "100000")
     int ops;
+
+    @Option(names = {"-r", "--rounds"}, description = "latency rounds; each percentile is the median over rounds (default: ${DEFAULT-VALUE})", defaultValue = "5")
+    int rounds;
 
     @Option(names = "--latency-bytes", description = "bytes per latency operation (default: ${DEFAULT-VALUE})", defaultValue = "8")
     int latencyBytes;
@@ -68,8 +71,8 @@ final class BenchCommand implements Callable<Integer> {
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);
         }
-        if (ops < 1000 || latencyBytes < 1 || latencyBytes > 4096 || inFlight.stream().anyMatch(n -> n < 1 || n > 1024)) {
-            throw new IllegalArgumentException("--ops must be >= 1000, --latency-bytes 1..4096 and --in-flight values 1..1024");
+        if (ops < 1000 || rounds < 1 || latencyBytes < 1 || latencyBytes > 4096 || inFlight.stream().anyMatch(n -> n < 1 || n > 1024)) {
+            throw new IllegalArgumentException("--ops must be >= 1000, --rounds >= 1, --latency-bytes 1..4096 and --in-flight values 1..1024");
         }
         RStoreSettings settings = RStoreSettings.defaults()
                 .withClusterName("bench")
@@ -77,7 +80,7 @@ final class BenchCommand implements Callable<Integer> {
                 .withChunkSizeBytes(Units.parseBytes(chunkSize))
                 .withServerCapacityBytes(64L << 30)
                 .withMetricsEnabled(!noMetrics);
-        EmbeddedBench.Plan plan = new EmbeddedBench.Plan(sizes(Units.parseBytes(controlMax)), ops, latencyBytes,
+        EmbeddedBench.Plan plan = new EmbeddedBench.Plan(sizes(Units.parseBytes(controlMax)), ops, rounds, latencyBytes,
                 sizes(Units.parseBytes(bandwidthMax)), inFlight, 2L << 30);
         ObjectNode result;
         EmbeddedBench.warmUp(settings);
@@ -121,7 +124,8 @@ final class BenchCommand implements Callable<Integer> {
                     row.get("unmapMicros").asDouble());
         }
         out.println();
-        out.println("Data-path latency (nanoseconds; the plain copy moves the same bytes between two local segments)");
+        out.println("Data-path latency (nanoseconds; median over rounds of each percentile; the plain copy moves the same bytes");
+        out.println("between two local segments, timed in the same rounds)");
         out.printf("%6s %6s %9s | %8s %8s %8s %8s | %8s %8s %8s %8s | %9s%n", "op", "bytes", "ops",
                 "p50", "p90", "p99", "p99.9", "copy p50", "p90", "p99", "p99.9", "p50 ratio");
         for (JsonNode row : r.get("latency")) {

@@ -28,7 +28,7 @@ class BenchCommandTest {
 
     @Test
     void shouldWriteEveryFigureAsJson() throws Exception {
-        Run run = run("bench", "--format", "json", "-n", "2000", "--control-max", "4MiB", "--bandwidth-max", "2MiB", "--in-flight", "1,4");
+        Run run = run("bench", "--format", "json", "-n", "2000", "-r", "3", "--control-max", "4MiB", "--bandwidth-max", "2MiB", "--in-flight", "1,4");
         assertEquals(0, run.exit(), run.err());
         JsonNode json = new ObjectMapper().readTree(run.out());
         assertEquals("inproc", json.at("/setup/transport").asText());
@@ -39,7 +39,7 @@ class BenchCommandTest {
         }
         assertEquals(2, json.get("latency").size());
         for (JsonNode row : json.get("latency")) {
-            assertEquals(2000, row.get("ops").asInt());
+            assertEquals(6000, row.get("ops").asInt(), "3 rounds of 2000");
             double p50 = row.at("/rstoreNanos/p50").asDouble();
             assertTrue(p50 > 0 && p50 <= row.at("/rstoreNanos/p999").asDouble(), row.toString());
             assertTrue(row.at("/plainCopyNanos/p50").asDouble() > 0);
