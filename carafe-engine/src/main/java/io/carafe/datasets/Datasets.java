@@ -1,0 +1,162 @@
+package io.carafe.datasets;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where dataset files live and how they get there: {@code $CARAFE_DATA_DIR} (default
+ * {@code ~/.cache/carafe/datasets}), then a {@code shared/datasets/snap} folder beside or
+ * above the working directory; otherwise a download from the catalog's URL.
+ */
+public final class Datasets {
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration DOWNLOAD_TIMEOUT = Duration.ofHours(2);
+
+    private Datasets() {
+    }
+
+    /** Where downloads go. */
+    public static Path dataDir() {
+        String configured = System.getenv("CARAFE_DATA_DIR");
+        return configured != null && !configured.isBlank() ? Path.of(configured)
+                : Path.of(System.getProperty("user.home"), ".cache", "carafe", "datasets");
+    }
+
+    /** Where imported graph files (the import cache) go. */
+    public static Path cacheDir() {
+        String configured = System.getenv("CARAFE_CACHE_DIR");
+        return configured != null && !configured.isBlank() ? Path.of(configured)
+                : Path.of(System.getProperty("user.home"), ".cache", "carafe", "graphs");
+    }
+
+    /** The nearest {@code shared/datasets} folder in the working directory or one of its parents. */
+    public static Optional<Path> sharedDir() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null) {
+            Path candidate = dir.resolve("shared").resolve("datasets");
+            if (Files.isDirectory(candidate)) {
+                return Optional.of(candidate);
+            }
+            dir = dir.getParent();
+        }
+        return Optional.empty();
+    }
+
+    /** The folders searched for a catalog file, in order. */
+    public static List<Path> searchDirs() {
+        List<Path> dirs = new ArrayList<>();
+        dirs.add(dataDir());
+        sharedDir().ifPresent(shared -> dirs.add(shared.resolve("snap")));
+        return dirs;
+    }
+
+    /** The file of a catalog dataset if it is on this machine. */
+    public static Optional<Path> findLocal(Dataset dataset) {
+        for (Path dir : searchDirs()) {
+            Path candidate = dir.resolve(dataset.file());
+            if (Files.isRegularFile(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The file of a catalog dataset: found locally, or downloaded (with progress and checksum). */
+    public static Path fetch(Dataset dataset, PrintStream progress) {
+        if (dataset.generated()) {
+            throw new IllegalArgumentException(dataset.name() + " is generated, not downloaded: run carafe datasets generate " + dataset.name());
+        }
+        Optional<Path> local = findLocal(dataset);
+        if (local.isPresent()) {
+            return local.get();
+        }
+        Path target = dataDir().resolve(dataset.file());
+        try {
+            download(URI.create(dataset.url()), target, dataset.sha256(), progress);
+            return target;
+        } catch (IOException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new DatasetUnavailableException("dataset '" + dataset.name() + "' is not on this machine and could not be downloaded from "
+                    + dataset.url() + " (" + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ").\n"
+                    + "  Download it where there is a network and put it at " + target + ",\n"
+                    + "  or pass --graph /path/to/" + dataset.file() + ", or use a generated graph (carafe datasets list).", e);
+        }
+    }
+
+    private static void download(URI url, Path target, String sha256, PrintStream progress) throws IOException, InterruptedException {
+        Files.createDirectories(target.getParent());
+        Path partial = target.resolveSibling(target.getFileName() + ".part");
+        HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(DOWNLOAD_TIMEOUT).GET().build();
+        progress.println("downloading " + url + " to " + target);
+        HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        if (response.statusCode() != 200) {
+            throw new IOException("HTTP " + response.statusCode());
+        }
+        long total = response.headers().firstValueAsLong("content-length").orElse(-1);
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (InputStream in = response.body(); OutputStream out = Files.newOutputStream(partial)) {
+            byte[] buf = new byte[1 << 20];
+            long done = 0;
+            long lastReport = System.nanoTime();
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                out.write(buf, 0, n);
+                digest.update(buf, 0, n);
+                done += n;
+                if (System.nanoTime() - lastReport > 1_000_000_000L) {
+                    lastReport = System.nanoTime();
+                    progress.printf("\r  %,d MB%s   ", done >> 20, total > 0 ? String.format(" of %,d MB (%.0f%%)", total >> 20, 100.0 * done / total) : "");
+                }
+            }
+            progress.println();
+        } catch (IOException e) {
+            Files.deleteIfExists(partial);
+            throw e;
+        }
+        String got = HexFormat.of().formatHex(digest.digest());
+        if (!sha256.isEmpty() && !sha256.equalsIgnoreCase(got)) {
+            Files.deleteIfExists(partial);
+            throw new IOException("checksum mismatch: expected sha256 " + sha256 + ", got " + got);
+        }
+        Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** SHA-256 of a file, hex. */
+    public static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 20];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                digest.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.carafe.graph;
+
+import io.rstore.Batch;
+import io.rstore.Mapping;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Scans a range of vertices and all their edges in large sequential reads (windows of
+ * {@link #WINDOW_BYTES}), as a partition worker reads its partition. {@link #nextVertex()}
+ * moves to the next vertex (-1 at the end); {@link #nextInt()} and {@link #weight()} walk
+ * its edges. Allocates nothing per vertex or edge.
+ */
+public final class SequentialEdgeIterator {
+    public static final long WINDOW_BYTES = 4L << 20;
+
+    private final Mapping records;
+    private final Mapping targets;
+    private final Mapping weights;
+    private final MemorySegment recordBytes;
+    private final MemorySegment targetBytes;
+    private final MemorySegment weightBytes;
+    private final Batch batch = new Batch();
+    private final int to;
+    private int vertex;
+    private int recordsReadUpTo;
+    private long edge;
+    private long edgeEnd;
+    private long edgesReadFrom;
+    private long edgesReadUpTo;
+    private long current = -1;
+
+    SequentialEdgeIterator(CarafeGraph graph, int from, int to) {
+        if (from < 0 || to > graph.vertexCount() || from > to) {
+            throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + graph.vertexCount());
+        }
+        this.records = graph.vertexRecords();
+        this.targets = graph.edgeTargets();
+        this.weights = graph.edgeWeights();
+        this.recordBytes = records.segment();
+        this.targetBytes = targets.segment();
+        this.weightBytes = weights == null ? null : weights.segment();
+        this.to = to;
+        this.vertex = from - 1;
+        this.recordsReadUpTo = from;
+    }
+
+    /** Moves to the next vertex of the range and returns its id, or -1 after the last. */
+    public int nextVertex() {
+        vertex++;
+        if (vertex >= to) {
+            return -1;
+        }
+        if (vertex >= recordsReadUpTo) {
+            int n = (int) Math.min(to - vertex, WINDOW_BYTES / VertexLayout.BYTES);
+            records.read(VertexLayout.offset(vertex), n * VertexLayout.BYTES);
+            recordsReadUpTo = vertex + n;
+        }
+        edge = VertexLayout.firstEdge(recordBytes, vertex);
+        edgeEnd = edge + VertexLayout.degree(recordBytes, vertex);
+        current = -1;
+        return vertex;
+    }
+
+    public long originalId() {
+        return VertexLayout.originalId(recordBytes, vertex);
+    }
+
+    public int degree() {
+        return VertexLayout.degree(recordBytes, vertex);
+    }
+
+    /** The current vertex's next target, or -1. */
+    public int nextInt() {
+        if (edge >= edgeEnd) {
+            return -1;
+        }
+        if (edge >= edgesReadUpTo || edge < edgesReadFrom) {
+            fill();
+        }
+        current = edge++;
+        return EdgeLayout.target(targetBytes, current);
+    }
+
+    public double weight() {
+        return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current);
+    }
+
+    private static long windowEdges() {
+        return WINDOW_BYTES / EdgeLayout.TARGET_BYTES;
+    }
+
+    /** Reads the next window of edges, from the current edge on (edges of a range are contiguous). */
+    private void fill() {
+        long n = windowEdges();
+        long last = targets.length() / EdgeLayout.TARGET_BYTES;
+        n = Math.min(n, last - edge);
+        batch.read(targets, edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
+        if (weights != null) {
+            batch.read(weights, edge * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
+        }
+        batch.join();
+        edgesReadFrom = edge;
+        edgesReadUpTo = edge + n;
+    }
+}

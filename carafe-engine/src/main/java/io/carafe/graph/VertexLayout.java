@@ -1,0 +1,58 @@
+package io.carafe.graph;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One vertex record; the vertex array is these records in internal-id order, so record
+ * {@code v} is at {@code v * BYTES}. Internal ids are dense and follow the order of the
+ * original ids.
+ *
+ * <pre>
+ *  0               8               16      20      24              32
+ *  +---------------+---------------+-------+-------+---------------+
+ *  | original id   | first edge    | degree| flags | value (double)|
+ *  +---------------+---------------+-------+-------+---------------+
+ * </pre>
+ * first edge: index of the vertex's first entry in the edges (and weights) arrays;
+ * value: room for a per-vertex property.
+ */
+public final class VertexLayout {
+    public static final long BYTES = 32;
+    public static final long ORIGINAL_ID = 0;
+    public static final long FIRST_EDGE = 8;
+    public static final long DEGREE = 16;
+    public static final long FLAGS = 20;
+    public static final long VALUE = 24;
+
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    private VertexLayout() {
+    }
+
+    public static long offset(long vertex) {
+        return vertex * BYTES;
+    }
+
+    public static long originalId(MemorySegment records, long vertex) {
+        return records.get(LONG, offset(vertex) + ORIGINAL_ID);
+    }
+
+    public static long firstEdge(MemorySegment records, long vertex) {
+        return records.get(LONG, offset(vertex) + FIRST_EDGE);
+    }
+
+    public static int degree(MemorySegment records, long vertex) {
+        return records.get(INT, offset(vertex) + DEGREE);
+    }
+
+    public static void write(MemorySegment records, long vertex, long originalId, long firstEdge, int degree) {
+        long at = offset(vertex);
+        records.set(LONG, at + ORIGINAL_ID, originalId);
+        records.set(LONG, at + FIRST_EDGE, firstEdge);
+        records.set(INT, at + DEGREE, degree);
+        records.set(INT, at + FLAGS, 0);
+        records.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + VALUE, 0.0);
+    }
+}

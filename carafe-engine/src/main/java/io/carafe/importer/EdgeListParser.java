@@ -1,0 +1,272 @@
+package io.carafe.importer;
+
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads an edge list (plain or gzip, found by its magic bytes) straight from bytes: no
+ * String or object per line. Accepts tab, space or comma separated columns, CRLF, blank
+ * lines, leading whitespace, {@code #} and {@code %} comment lines (SNAP's
+ * {@code # Nodes: N Edges: E} header is read), ids from 0 to 2^63−1, and extra columns.
+ */
+final class EdgeListParser {
+
+    /** Receives each edge line's fields. */
+    interface Sink {
+        void edge(long source, long target, double weight);
+    }
+
+    private static final int BUFFER = 1 << 22;
+    private static final long MAX_LINE = 1 << 20;
+
+    private final Path file;
+    private final ImportOptions options;
+    private final ImportReport report;
+    private final Progress progress;
+    private final boolean vertexList;
+    private long lineNumber;
+    private String bad;
+
+    /** {@code vertexList}: a vertex file, whose lines hold one id (first column) and maybe more. */
+    EdgeListParser(Path file, ImportOptions options, ImportReport report, Progress progress, boolean vertexList) {
+        this.file = file;
+        this.options = options;
+        this.report = report;
+        this.progress = progress;
+        this.vertexList = vertexList;
+    }
+
+    void parse(Sink sink) {
+        long total;
+        try {
+            total = Files.size(file);
+        } catch (IOException e) {
+            throw new GraphImportException(file, "cannot read the file: " + e.getMessage(), e);
+        }
+        try (CountingStream counted = new CountingStream(Files.newInputStream(file));
+             InputStream in = open(counted)) {
+            byte[] buf = new byte[BUFFER];
+            int len = 0;
+            while (true) {
+                int n = in.read(buf, len, buf.length - len);
+                if (n < 0) {
+                    break;
+                }
+                len += n;
+                int start = 0;
+                for (int i = start; i < len; i++) {
+                    if (buf[i] == '\n') {
+                        line(buf, start, i, sink);
+                        start = i + 1;
+                    }
+                }
+                if (start == 0 && len == buf.length) {
+                    lineNumber++;
+                    throw new GraphImportException(file, lineNumber, null, "line is longer than " + MAX_LINE * 4 + " bytes; is this an edge list?");
+                }
+                System.arraycopy(buf, start, buf, 0, len - start);
+                len -= start;
+                if (progress != null) {
+                    progress.update(counted.count, total, report.edgeLines);
+                }
+            }
+            if (len > 0) {
+                line(buf, 0, len, sink);
+            }
+            report.bytes += counted.count;
+        } catch (IOException e) {
+            throw new GraphImportException(file, "cannot read the file: " + e.getMessage(), e);
+        }
+    }
+
+    private static InputStream open(InputStream raw) throws IOException {
+        BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+        in.mark(2);
+        int b1 = in.read();
+        int b2 = in.read();
+        in.reset();
+        if (b1 == 0x1f && b2 == 0x8b) {
+            return new GZIPInputStream(in, 1 << 16);
+        }
+        return in;
+    }
+
+    private void line(byte[] b, int from, int to, Sink sink) {
+        lineNumber++;
+        report.lines++;
+        if (to > from && b[to - 1] == '\r') {
+            to--;
+        }
+        int i = from;
+        while (i < to && (b[i] == ' ' || b[i] == '\t')) {
+            i++;
+        }
+        if (i == to) {
+            report.blankLines++;
+            return;
+        }
+        if (b[i] == '#' || b[i] == '%') {
+            report.comments++;
+            header(new String(b, i, to - i, StandardCharsets.UTF_8));
+            return;
+        }
+        bad = null;
+        long source = -1;
+        long target = -1;
+        double weight = Double.NaN;
+        int column = 0;
+        while (i < to && bad == null) {
+            int start = i;
+            while (i < to && !separator(b[i])) {
+                i++;
+            }
+            column++;
+            if (column == 1) {
+                source = id(b, start, i);
+            } else if (column == 2 && !vertexList) {
+                target = id(b, start, i);
+            } else if (column == options.weightColumn() && !vertexList) {
+                weight = weight(b, start, i);
+            }
+            while (i < to && separator(b[i])) {
+                i++;
+            }
+        }
+        if (bad == null && !vertexList && column < 2) {
+            bad = "expected a source and a target column, found " + column + " column";
+        }
+        if (bad == null && !vertexList && options.weightColumn() > column) {
+            bad = "--weight-column " + options.weightColumn() + " but the line has " + column + " columns";
+        }
+        if (bad != null) {
+            String text = new String(b, from, to - from, StandardCharsets.UTF_8);
+            if (!options.skipBadLines()) {
+                throw new GraphImportException(file, lineNumber, text, bad);
+            }
+            report.skippedLines++;
+            if (report.firstSkipped == null) {
+                report.firstSkipped = file.getFileName() + ":" + lineNumber + ": " + bad + ": " + text;
+            }
+            return;
+        }
+        if (!vertexList) {
+            report.edgeLines++;
+        }
+        sink.edge(source, target, weight);
+    }
+
+    private static boolean separator(byte c) {
+        return c == ' ' || c == '\t' || c == ',';
+    }
+
+    /** A vertex id: digits only, at most 2^63−1. Sets {@link #bad} otherwise. */
+    private long id(byte[] b, int from, int to) {
+        if (from == to) {
+            bad = "empty vertex id";
+            return -1;
+        }
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                bad = "'" + new String(b, from, to - from, StandardCharsets.UTF_8) + "' is not a vertex id (a whole number from 0 to 2^63-1)";
+                return -1;
+            }
+            if (v > (Long.MAX_VALUE - d) / 10) {
+                bad = "vertex id " + new String(b, from, to - from, StandardCharsets.UTF_8) + " is larger than 2^63-1";
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return v;
+    }
+
+    /** A weight: integers exactly on a fast path, anything else through Double.parseDouble. */
+    private double weight(byte[] b, int from, int to) {
+        int i = from;
+        boolean negative = i < to && b[i] == '-';
+        if (negative || (i < to && b[i] == '+')) {
+            i++;
+        }
+        long v = 0;
+        int digits = 0;
+        while (i < to && b[i] >= '0' && b[i] <= '9' && digits < 15) {
+            v = v * 10 + (b[i] - '0');
+            i++;
+            digits++;
+        }
+        if (i == to && digits > 0) {
+            return negative ? -v : v;
+        }
+        String text = new String(b, from, to - from, StandardCharsets.UTF_8);
+        try {
+            double w = Double.parseDouble(text);
+            if (Double.isFinite(w)) {
+                return w;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        bad = "weight '" + text + "' is not a finite number";
+        return Double.NaN;
+    }
+
+    /** SNAP's "# Nodes: 7115 Edges: 103689". */
+    private void header(String comment) {
+        long nodes = numberAfter(comment, "Nodes:");
+        long edges = numberAfter(comment, "Edges:");
+        if (nodes >= 0 && edges >= 0) {
+            report.headerNodes = nodes;
+            report.headerEdges = edges;
+        }
+    }
+
+    private static long numberAfter(String text, String label) {
+        int at = text.indexOf(label);
+        if (at < 0) {
+            return -1;
+        }
+        int i = at + label.length();
+        while (i < text.length() && text.charAt(i) == ' ') {
+            i++;
+        }
+        int start = i;
+        while (i < text.length() && Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i > start && i - start < 19 ? Long.parseLong(text.substring(start, i)) : -1;
+    }
+
+    /** Counts the raw (possibly compressed) bytes consumed, for progress. */
+    private static final class CountingStream extends FilterInputStream {
+        long count;
+
+        CountingStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package io.carafe.importer;
+
+import io.carafe.graph.GraphHeader;
+import io.carafe.graph.VertexLayout;
+import it.unimi.dsi.fastutil.Swapper;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntComparator;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrays;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Collects edges and builds the compressed sparse rows of a graph: dense internal ids in
+ * the order of the original ids, each adjacency list sorted by target, parallel edges
+ * collapsed (keeping the smallest weight) unless asked to keep them. Writes the result
+ * as a graph file (header, vertex records, targets, weights).
+ */
+public final class GraphBuilder implements EdgeListParser.Sink {
+    private final ImportOptions options;
+    private final ImportReport report;
+    private final Long2IntOpenHashMap provisional = new Long2IntOpenHashMap();
+    private final LongArrayList originals = new LongArrayList();
+    private final IntArrayList sources = new IntArrayList();
+    private final IntArrayList targets = new IntArrayList();
+    private final DoubleArrayList weights;
+    private final double weightAdd;
+    private final boolean weightAbs;
+    private final boolean randomWeights;
+
+    public GraphBuilder(ImportOptions options, ImportReport report) {
+        this.options = options;
+        this.report = report;
+        this.weights = options.weighted() ? new DoubleArrayList() : null;
+        this.provisional.defaultReturnValue(-1);
+        this.weightAbs = options.weightMap().equals("abs");
+        this.weightAdd = options.weightMap().startsWith("add:") ? Double.parseDouble(options.weightMap().substring(4)) : 0;
+        this.randomWeights = options.weights().equals("random");
+    }
+
+    /** True while no vertex has been seen. */
+    public boolean isEmpty() {
+        return originals.isEmpty();
+    }
+
+    /** Adds a vertex that may have no edges (from a vertex file or a generator). */
+    public void vertex(long original) {
+        idOf(original);
+    }
+
+    @Override
+    public void edge(long source, long target, double weight) {
+        if (target < 0) { // a vertex file line
+            vertex(source);
+            return;
+        }
+        if (source == target) {
+            report.selfLoops++;
+            if (options.dropSelfLoops()) {
+                idOf(source);
+                return;
+            }
+        }
+        if (sources.size() == Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("more than 2^31 edges: graphs of this size are not supported yet");
+        }
+        sources.add(idOf(source));
+        targets.add(idOf(target));
+        if (weights != null) {
+            weights.add(randomWeights ? randomWeight(source, target) : (weightAbs ? Math.abs(weight) : weight + weightAdd));
+        }
+    }
+
+    /** Deterministic integer weight in [1, 255] of an edge; the same in both directions of an undirected one. */
+    private double randomWeight(long source, long target) {
+        long a = options.undirected() ? Math.min(source, target) : source;
+        long b = options.undirected() ? Math.max(source, target) : target;
+        long h = options.seed() * 0x9E3779B97F4A7C15L + a;
+        h = (h ^ (h >>> 31)) * 0xBF58476D1CE4E5B9L + b;
+        h = (h ^ (h >>> 30)) * 0x94D049BB133111EBL;
+        h ^= h >>> 31;
+        return 1 + Math.floorMod(h, 255);
+    }
+
+    private int idOf(long original) {
+        int id = provisional.get(original);
+        if (id < 0) {
+            id = originals.size();
+            provisional.put(original, id);
+            originals.add(original);
+        }
+        return id;
+    }
+
+    /** Builds the graph and writes it to {@code file} (atomically: a temporary file, then a rename). */
+    public void write(Path file, long sourceBytes, long sourceModifiedMillis) {
+        long start = System.nanoTime();
+        int n = originals.size();
+        long[] sortedOriginals = originals.toLongArray();
+        LongArrays.radixSort(sortedOriginals);
+        int[] finalId = new int[n];
+        for (int p = 0; p < n; p++) {
+            finalId[p] = java.util.Arrays.binarySearch(sortedOriginals, originals.getLong(p));
+        }
+        int[] src = sources.elements();
+        int[] dst = targets.elements();
+        double[] w = weights == null ? null : weights.elements();
+        int raw = sources.size();
+
+        long[] offsets = new long[n + 1];
+        for (int e = 0; e < raw; e++) {
+            offsets[finalId[src[e]] + 1]++;
+            if (options.undirected() && src[e] != dst[e]) {
+                offsets[finalId[dst[e]] + 1]++;
+            }
+        }
+        for (int v = 0; v < n; v++) {
+            offsets[v + 1] += offsets[v];
+        }
+        long slots = offsets[n];
+        if (slots > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("more than 2^31 stored edges: graphs of this size are not supported yet");
+        }
+        int[] adjacency = new int[(int) slots];
+        double[] adjacencyWeights = w == null ? null : new double[(int) slots];
+        long[] next = java.util.Arrays.copyOf(offsets, n);
+        for (int e = 0; e < raw; e++) {
+            int u = finalId[src[e]];
+            int v = finalId[dst[e]];
+            int at = (int) next[u]++;
+            adjacency[at] = v;
+            if (adjacencyWeights != null) {
+                adjacencyWeights[at] = w[e];
+            }
+            if (options.undirected() && u != v) {
+                at = (int) next[v]++;
+                adjacency[at] = u;
+                if (adjacencyWeights != null) {
+                    adjacencyWeights[at] = w[e];
+                }
+            }
+        }
+        sources.clear();
+        sources.trim();
+        targets.clear();
+        targets.trim();
+
+        // sort each list, then collapse parallel edges in place
+        AdjacencySorter sorter = new AdjacencySorter(adjacency, adjacencyWeights);
+        int write = 0;
+        for (int v = 0; v < n; v++) {
+            int from = (int) offsets[v];
+            int to = (int) offsets[v + 1];
+            sorter.sort(from, to);
+            offsets[v] = write;
+            for (int i = from; i < to; i++) {
+                if (!options.keepDuplicates() && i > from && adjacency[i] == adjacency[i - 1]) {
+                    report.duplicates++;
+                    continue;
+                }
+                adjacency[write] = adjacency[i];
+                if (adjacencyWeights != null) {
+                    adjacencyWeights[write] = adjacencyWeights[i];
+                }
+                write++;
+            }
+        }
+        offsets[n] = write;
+
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        if (adjacencyWeights != null) {
+            for (int i = 0; i < write; i++) {
+                min = Math.min(min, adjacencyWeights[i]);
+                max = Math.max(max, adjacencyWeights[i]);
+            }
+        } else if (write > 0) {
+            min = 1;
+            max = 1;
+        }
+        report.vertices = n;
+        report.edges = write;
+        GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, !options.undirected(), adjacencyWeights != null, n, write,
+                write == 0 ? 0 : min, write == 0 ? 0 : max, 0, 0, -1, sourceBytes, sourceModifiedMillis, options.fingerprint());
+        writeFile(file, header, sortedOriginals, offsets, adjacency, adjacencyWeights);
+        report.buildSeconds = (System.nanoTime() - start) / 1e9;
+    }
+
+    static void writeFile(Path file, GraphHeader header, long[] originalIds, long[] offsets, int[] adjacency, double[] adjacencyWeights) {
+        long n = header.vertexCount();
+        long m = header.edgeCount();
+        long verticesAt = GraphHeader.BYTES;
+        long edgesAt = verticesAt + header.verticesBytes();
+        long weightsAt = header.weighted() ? align(edgesAt + header.edgesBytes(), 8) : -1;
+        long size = header.weighted() ? weightsAt + header.weightsBytes() : edgesAt + header.edgesBytes();
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+                 Arena arena = Arena.ofConfined()) {
+                MemorySegment out = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+                header.withSections(verticesAt, edgesAt, weightsAt).writeTo(out);
+                MemorySegment records = out.asSlice(verticesAt, header.verticesBytes());
+                for (int v = 0; v < n; v++) {
+                    VertexLayout.write(records, v, originalIds[v], offsets[v], (int) (offsets[v + 1] - offsets[v]));
+                }
+                MemorySegment.copy(adjacency, 0, out, ValueLayout.JAVA_INT_UNALIGNED, edgesAt, (int) m);
+                if (header.weighted()) {
+                    MemorySegment.copy(adjacencyWeights, 0, out, ValueLayout.JAVA_DOUBLE_UNALIGNED, weightsAt, (int) m);
+                }
+                out.force();
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the original failure is what matters
+            }
+            throw new GraphImportException(file, "cannot write the graph cache: " + e.getMessage(), e);
+        }
+    }
+
+    private static long align(long at, long to) {
+        return (at + to - 1) / to * to;
+    }
+
+    /** Sorts an adjacency range by target, then weight, moving weights along; one instance for all vertices. */
+    private static final class AdjacencySorter implements IntComparator, Swapper {
+        private final int[] targets;
+        private final double[] weights;
+
+        AdjacencySorter(int[] targets, double[] weights) {
+            this.targets = targets;
+            this.weights = weights;
+        }
+
+        void sort(int from, int to) {
+            if (to - from < 2) {
+                return;
+            }
+            if (weights == null) {
+                java.util.Arrays.sort(targets, from, to);
+            } else {
+                it.unimi.dsi.fastutil.Arrays.quickSort(from, to, this, this);
+            }
+        }
+
+        @Override
+        public int compare(int a, int b) {
+            int c = Integer.compare(targets[a], targets[b]);
+            return c != 0 ? c : Double.compare(weights[a], weights[b]);
+        }
+
+        @Override
+        public void swap(int a, int b) {
+            int t = targets[a];
+            targets[a] = targets[b];
+            targets[b] = t;
+            double w = weights[a];
+            weights[a] = weights[b];
+            weights[b] = w;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.carafe.importer;
+
+import io.carafe.graph.GraphHeader;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * Turns an edge list into a graph file in a cache directory, once: a later import of the
+ * same, unchanged source with the same options reuses the file and skips parsing.
+ */
+public final class GraphImporter {
+
+    /** The imported graph and what the import found. */
+    public record Imported(GraphFile file, ImportReport report) {
+    }
+
+    private GraphImporter() {
+    }
+
+    /** The cache file for a source and options: the source's name plus a hash of its path and the options. */
+    public static Path cacheFile(Path source, ImportOptions options, Path cacheDir) {
+        Path absolute = source.toAbsolutePath().normalize();
+        long h = options.fingerprint() ^ (absolute.toString().hashCode() * 0x9E3779B97F4A7C15L);
+        return cacheDir.resolve(source.getFileName() + "-" + Long.toHexString(h) + ".carafe");
+    }
+
+    public static Imported importEdgeList(Path source, ImportOptions options, Path cacheDir, PrintStream progressOut) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(source, BasicFileAttributes.class);
+        } catch (IOException e) {
+            throw new GraphImportException(source, "cannot read the edge list: " + e.getMessage(), e);
+        }
+        if (!attributes.isRegularFile()) {
+            throw new GraphImportException(source, "is not a file", null);
+        }
+        long bytes = attributes.size();
+        long modified = attributes.lastModifiedTime().toMillis();
+        Path cache = cacheFile(source, options, cacheDir);
+        GraphFile cached = Files.exists(cache) ? GraphFile.open(cache) : null;
+        if (cached != null) {
+            GraphHeader h = cached.header();
+            if (h.sourceBytes() == bytes && h.sourceModifiedMillis() == modified && h.optionsFingerprint() == options.fingerprint()) {
+                ImportReport report = new ImportReport();
+                report.fromCache = true;
+                report.vertices = h.vertexCount();
+                report.edges = h.edgeCount();
+                return new Imported(cached, report);
+            }
+            cached.close();
+        }
+        ImportReport report = new ImportReport();
+        GraphBuilder builder = new GraphBuilder(options, report);
+        long start = System.nanoTime();
+        if (options.verticesFile() != null) {
+            new EdgeListParser(options.verticesFile(), options, report, null, true).parse(builder);
+        }
+        Progress progress = progressOut == null ? null : new Progress(progressOut, "importing " + source.getFileName());
+        try {
+            new EdgeListParser(source, options, report, progress, false).parse(builder);
+        } finally {
+            if (progress != null) {
+                progress.done();
+            }
+        }
+        report.parseSeconds = (System.nanoTime() - start) / 1e9;
+        if (report.edgeLines == 0 && report.vertices == 0 && builder.isEmpty()) {
+            throw new GraphImportException(source, "holds no edges (" + report.lines + " lines read); is it an edge list?", null);
+        }
+        builder.write(cache, bytes, modified);
+        GraphFile file = GraphFile.open(cache);
+        if (file == null) {
+            throw new GraphImportException(cache, "the graph file just written cannot be read back", null);
+        }
+        return new Imported(file, report);
+    }
+
+    /**
+     * A generated graph ({@code rmat} or {@code uniform}), made once and cached like an
+     * import: the same kind, counts, seed and options give the same file.
+     */
+    public static Imported generate(String kind, long vertices, long edges, long seed, ImportOptions options, Path cacheDir,
+                                    PrintStream progressOut) {
+        if (!kind.equals("rmat") && !kind.equals("uniform")) {
+            throw new IllegalArgumentException("generator kind must be rmat or uniform, was '" + kind + "'");
+        }
+        if (options.weightColumn() > 0) {
+            throw new IllegalArgumentException("a generated graph has no weight column; use --weights unit or random");
+        }
+        Path cache = cacheDir.resolve("generated-" + kind + "-" + vertices + "-" + edges + "-" + seed + "-"
+                + Long.toHexString(options.fingerprint()) + ".carafe");
+        GraphFile cached = Files.exists(cache) ? GraphFile.open(cache) : null;
+        if (cached != null) {
+            ImportReport report = new ImportReport();
+            report.fromCache = true;
+            report.vertices = cached.header().vertexCount();
+            report.edges = cached.header().edgeCount();
+            return new Imported(cached, report);
+        }
+        if (progressOut != null) {
+            progressOut.printf("generating %s graph: %,d vertices, %,d edges, seed %d (once; cached in %s)%n", kind, vertices, edges, seed, cacheDir);
+        }
+        ImportReport report = new ImportReport();
+        GraphBuilder builder = new GraphBuilder(options, report);
+        long start = System.nanoTime();
+        if (kind.equals("rmat")) {
+            io.carafe.datasets.Generator.rmat(builder, vertices, edges, seed);
+        } else {
+            io.carafe.datasets.Generator.uniform(builder, vertices, edges, seed);
+        }
+        report.edgeLines = edges;
+        report.parseSeconds = (System.nanoTime() - start) / 1e9;
+        builder.write(cache, 0, 0);
+        GraphFile file = GraphFile.open(cache);
+        if (file == null) {
+            throw new GraphImportException(cache, "the graph file just written cannot be read back", null);
+        }
+        return new Imported(file, report);
+    }
+}

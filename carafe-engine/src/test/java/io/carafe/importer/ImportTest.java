@@ -1,0 +1,223 @@
+package io.carafe.importer;
+
+import io.carafe.graph.EdgeLayout;
+import io.carafe.graph.VertexLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ImportTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    private GraphImporter.Imported load(Path file, ImportOptions options) {
+        return GraphImporter.importEdgeList(file, options, dir.resolve("cache"), null);
+    }
+
+    /** Original id and sorted (target original id, weight) pairs of every vertex. */
+    static List<String> adjacency(GraphFile g) {
+        List<String> out = new ArrayList<>();
+        long n = g.header().vertexCount();
+        for (long v = 0; v < n; v++) {
+            StringBuilder s = new StringBuilder().append(VertexLayout.originalId(g.vertices(), v)).append(':');
+            long first = VertexLayout.firstEdge(g.vertices(), v);
+            for (long e = first; e < first + VertexLayout.degree(g.vertices(), v); e++) {
+                s.append(' ').append(VertexLayout.originalId(g.vertices(), EdgeLayout.target(g.edges(), e)));
+                if (g.weights() != null) {
+                    s.append('/').append(EdgeLayout.weight(g.weights(), e));
+                }
+            }
+            out.add(s.toString());
+        }
+        return out;
+    }
+
+    @Test
+    void shouldReadSnapTextWithCommentsCrlfBlankLinesAndMixedSeparators() throws IOException {
+        Path file = write("g.txt", "# Directed graph\r\n# Nodes: 5 Edges: 7\r\n"
+                + "30\t1412\r\n  30 7\r\n\r\n1412,30\r\n\t7\t\t30\r\n9223372036854775807 7\r\n7 7\r\n30 7\r\n");
+        try (GraphFile g = load(file, ImportOptions.defaults()).file()) {
+            ImportReport r = GraphImporter.importEdgeList(file, ImportOptions.defaults(), dir.resolve("other"), null).report();
+            assertEquals(10, r.lines);
+            assertEquals(2, r.comments);
+            assertEquals(1, r.blankLines);
+            assertEquals(7, r.edgeLines);
+            assertEquals(1, r.selfLoops);
+            assertEquals(1, r.duplicates, "30 7 twice collapses");
+            assertEquals(4, r.vertices);
+            assertEquals(6, r.edges);
+            assertEquals(5, r.headerNodes);
+            assertFalse(r.matchesHeader(), "the header claims 5 nodes, 4 were found");
+            assertTrue(r.summary().contains("DIFFERS"), r.summary());
+            // dense ids follow the original ids; lists are sorted; the self-loop is kept
+            assertEquals(List.of("7: 7 30", "30: 7 1412", "1412: 30", "9223372036854775807: 7"), adjacency(g));
+            assertTrue(g.header().directed());
+            assertFalse(g.header().weighted());
+        }
+    }
+
+    @Test
+    void shouldStoreBothDirectionsDropSelfLoopsAndKeepDuplicatesWhenAsked() throws IOException {
+        Path file = write("u.txt", "1 2\n2 3\n1 2\n3 3\n");
+        ImportOptions undirected = ImportOptions.defaults().withUndirected(true).withDropSelfLoops(true);
+        try (GraphFile g = load(file, undirected).file()) {
+            assertEquals(List.of("1: 2", "2: 1 3", "3: 2"), adjacency(g));
+            assertFalse(g.header().directed());
+        }
+        try (GraphFile g = load(file, ImportOptions.defaults().withKeepDuplicates(true)).file()) {
+            assertEquals(List.of("1: 2 2", "2: 3", "3: 3"), adjacency(g));
+        }
+    }
+
+    @Test
+    void shouldReadWeightsFromAColumnAndMapThem() throws IOException {
+        Path file = write("w.csv", "1,2,-3,1407470400\n2,3,0.25,1\n1,2,5,2\n");
+        ImportOptions byColumn = ImportOptions.defaults().withWeightColumn(3);
+        try (GraphFile g = load(file, byColumn).file()) {
+            assertEquals(List.of("1: 2/-3.0", "2: 3/0.25", "3:"), adjacency(g), "collapsing keeps the smallest weight");
+            assertEquals(-3.0, g.header().minWeight());
+            assertEquals(0.25, g.header().maxWeight());
+        }
+        try (GraphFile g = load(file, byColumn.withWeightMap("abs")).file()) {
+            assertEquals(List.of("1: 2/3.0", "2: 3/0.25", "3:"), adjacency(g));
+        }
+        try (GraphFile g = load(file, byColumn.withWeightMap("add:11")).file()) {
+            assertEquals(List.of("1: 2/8.0", "2: 3/11.25", "3:"), adjacency(g));
+        }
+    }
+
+    @Test
+    void shouldMakeDeterministicRandomWeightsEqualInBothDirections() throws IOException {
+        Path file = write("r.txt", "1 2\n2 3\n3 1\n4 1\n");
+        ImportOptions random = ImportOptions.defaults().withUndirected(true).withRandomWeights(42);
+        List<String> first;
+        try (GraphFile g = load(file, random).file()) {
+            first = adjacency(g);
+            for (long e = 0; e < g.header().edgeCount(); e++) {
+                double w = EdgeLayout.weight(g.weights(), e);
+                assertTrue(w >= 1 && w <= 255 && w == Math.rint(w), "weight " + w);
+            }
+            // w(1,2) stored at 1's list and at 2's list must agree
+            assertEquals(EdgeLayout.weight(g.weights(), 0), EdgeLayout.weight(g.weights(), VertexLayout.firstEdge(g.vertices(), 1)));
+        }
+        try (GraphFile g = GraphImporter.importEdgeList(file, random, dir.resolve("again"), null).file()) {
+            assertEquals(first, adjacency(g), "same seed, same weights");
+        }
+    }
+
+    @Test
+    void shouldDetectGzipByItsMagicBytes() throws IOException {
+        Path file = dir.resolve("g.data");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+            out.write("5 6\n6 5\n".getBytes(StandardCharsets.UTF_8));
+        }
+        try (GraphFile g = load(file, ImportOptions.defaults()).file()) {
+            assertEquals(List.of("5: 6", "6: 5"), adjacency(g));
+        }
+    }
+
+    @Test
+    void shouldIncludeIsolatedVerticesFromAVertexFile() throws IOException {
+        Path vertices = write("g.v", "1\n2\n3 extra\n9\n");
+        Path edges = write("g.e", "1 2 0.5\n");
+        try (GraphFile g = load(edges, ImportOptions.defaults().withWeightColumn(3).withVerticesFile(vertices)).file()) {
+            assertEquals(List.of("1: 2/0.5", "2:", "3:", "9:"), adjacency(g));
+        }
+    }
+
+    @Test
+    void shouldStopAtAMalformedLineNamingFileLineAndReason() throws IOException {
+        assertBad("a.txt", "1 2\n3 x4\n", 2, "3 x4", "'x4' is not a vertex id");
+        assertBad("b.txt", "# c\n1 2\n-1 2\n", 3, "-1 2", "'-1' is not a vertex id");
+        assertBad("c.txt", "1\n", 1, "1", "expected a source and a target column");
+        assertBad("d.txt", "1 99999999999999999999\n", 1, "1 99999999999999999999", "larger than 2^63-1");
+        Path weights = write("e.txt", "1 2 3\n1 2\n");
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(weights, ImportOptions.defaults().withWeightColumn(3)));
+        assertEquals(2, e.lineNumber());
+        assertTrue(e.getMessage().contains("--weight-column 3 but the line has 2 columns"), e.getMessage());
+        Path nan = write("f.txt", "1 2 abc\n");
+        e = assertThrows(GraphImportException.class, () -> load(nan, ImportOptions.defaults().withWeightColumn(3)));
+        assertTrue(e.getMessage().contains("weight 'abc' is not a finite number"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("cache")) && Files.list(dir.resolve("cache")).findAny().isPresent(),
+                "a failed import leaves no graph file behind");
+    }
+
+    private void assertBad(String name, String text, long line, String lineText, String reason) throws IOException {
+        Path file = write(name, text);
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(file, ImportOptions.defaults()));
+        assertEquals(file, e.file());
+        assertEquals(line, e.lineNumber());
+        assertEquals(lineText, e.line());
+        assertTrue(e.reason().contains(reason), e.reason());
+        assertTrue(e.getMessage().startsWith(file + ":" + line + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains("--skip-bad-lines"), e.getMessage());
+    }
+
+    @Test
+    void shouldCountAndSkipBadLinesWhenAsked() throws IOException {
+        Path file = write("s.txt", "1 2\nfoo bar\n2 3\n4\n");
+        GraphImporter.Imported imported = load(file, ImportOptions.defaults().withSkipBadLines(true));
+        try (GraphFile g = imported.file()) {
+            assertEquals(2, imported.report().skippedLines);
+            assertTrue(imported.report().firstSkipped.contains("s.txt:2"), imported.report().firstSkipped);
+            assertEquals(List.of("1: 2", "2: 3", "3:"), adjacency(g));
+        }
+    }
+
+    @Test
+    void shouldRejectAFileWithNoEdges() throws IOException {
+        Path file = write("empty.txt", "# nothing here\n\n");
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(file, ImportOptions.defaults()));
+        assertTrue(e.getMessage().contains("holds no edges"), e.getMessage());
+    }
+
+    @Test
+    void shouldReuseTheCacheUntilTheSourceOrTheOptionsChange() throws IOException {
+        Path file = write("c.txt", "1 2\n2 3\n");
+        load(file, ImportOptions.defaults()).file().close();
+        GraphImporter.Imported again = load(file, ImportOptions.defaults());
+        again.file().close();
+        assertTrue(again.report().fromCache);
+        GraphImporter.Imported other = load(file, ImportOptions.defaults().withUndirected(true));
+        other.file().close();
+        assertFalse(other.report().fromCache, "other options, other graph");
+        Files.writeString(file, "1 2\n2 3\n3 1\n");
+        Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+        GraphImporter.Imported changed = load(file, ImportOptions.defaults());
+        try (GraphFile g = changed.file()) {
+            assertFalse(changed.report().fromCache, "a changed source is parsed again");
+            assertEquals(3, g.header().edgeCount());
+        }
+    }
+
+    @Test
+    void shouldRejectContradictoryOptions() {
+        assertThrows(IllegalArgumentException.class, () -> ImportOptions.defaults().withWeightColumn(2));
+        assertThrows(IllegalArgumentException.class, () -> ImportOptions.defaults().withWeightMap("abs"));
+        assertThrows(IllegalArgumentException.class, () -> ImportOptions.defaults().withWeightColumn(3).withWeightMap("times:2"));
+        assertThrows(IllegalArgumentException.class, () -> new ImportOptions(false, 0, "gaussian", 0, null, false, false, false, null));
+        assertNotEquals(ImportOptions.defaults().fingerprint(), ImportOptions.defaults().withUndirected(true).fingerprint());
+        assertNotEquals(ImportOptions.defaults().withRandomWeights(1).fingerprint(), ImportOptions.defaults().withRandomWeights(2).fingerprint());
+    }
+}
