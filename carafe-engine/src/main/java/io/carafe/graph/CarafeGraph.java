@@ -240,6 +240,11 @@ public final class CarafeGraph implements AutoCloseable {
         return new VertexHandle(this).moveTo(id);
     }
 
+    /** A new edge iterator, to be pointed at a vertex's edges with {@link EdgeIterator#reset} and reused. */
+    public EdgeIterator edgeIterator() {
+        return new EdgeIterator(this);
+    }
+
     /** Iterates vertices {@code [from, to)} and their edges with large sequential reads. */
     public SequentialEdgeIterator scan(int from, int to) {
         return new SequentialEdgeIterator(this, from, to);
