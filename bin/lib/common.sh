@@ -64,7 +64,7 @@ ensure_built() {
         echo "building Carafe (first run; takes a minute)..." >&2
     fi
     require_maven || return 1
-    (cd "$CARAFE_ROOT" && mvn -q -B -ntp -DskipTests install >&2) || {
+    (cd "$CARAFE_ROOT" && mvn -q -B -ntp -Dstyle.color=never -DskipTests install >&2) || {
         echo "error: the build failed; run 'mvn -DskipTests install' in $CARAFE_ROOT to see why." >&2
         return 1
     }
@@ -79,6 +79,7 @@ run_module() {
     local jar
     jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar | grep -v -e sources -e javadoc | head -n 1)
     # Off-heap memory (RStore chunks and mappings) counts against MaxDirectMemorySize.
-    exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" ${CARAFE_JAVA_OPTS:-} \
+    # Native access: RStore maps chunk memory with huge pages through java.lang.foreign.
+    exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED ${CARAFE_JAVA_OPTS:-} \
         -cp "$jar:$CARAFE_ROOT/$module/target/lib/*" "$main" "$@"
 }

@@ -20,7 +20,7 @@ public enum ErrorCode {
     INVALID_ARGUMENT(11, false, "an argument is out of its allowed range"),
     TIMED_OUT(12, true, "the operation did not complete within its bound"),
     CLOSED(13, false, "the client, namespace handle or mapping was closed; open a new one"),
-    READ_ONLY(14, false, "the mapping was made read-only; map again without MapFlags.READ_ONLY to write"),
+    READ_ONLY(14, false, "the mapping is read-only one way: writes need a mapping without MapFlags.READ_ONLY, reads need writable local memory"),
     MASTER_UNAVAILABLE(15, true, "the master does not answer; check it is running"),
     UNSUPPORTED(16, false, "the cluster or transport does not support this call");
 

@@ -37,7 +37,8 @@ public final class Mapping implements AutoCloseable {
     private final long offset;
     private final long length;
     private final boolean readOnly;
-    private final LocalMemory.Block block;
+    private final boolean localReadOnly;
+    private final LocalMemory.Block block; // null when the caller gave the local memory
     private final MemorySegment local;
 
     // Routing, resolved once at map time: namespace address = base + local offset;
@@ -59,7 +60,7 @@ public final class Mapping implements AutoCloseable {
     private int writeTick;
     private volatile boolean closed;
 
-    Mapping(RStore client, RAddress raddress, SegmentInfo segment, long offset, long length, int flags) {
+    Mapping(RStore client, RAddress raddress, SegmentInfo segment, long offset, long length, int flags, MemorySegment given) {
         this.client = client;
         this.raddress = raddress;
         this.offset = offset;
@@ -88,8 +89,9 @@ public final class Mapping implements AutoCloseable {
         }
         this.timeoutNanos = client.operationTimeoutNanos();
         this.metrics = client.clientMetrics();
-        this.block = client.localMemory().allocate(length);
-        this.local = block.segment();
+        this.block = given == null ? client.localMemory().allocate(length) : null;
+        this.local = given == null ? block.segment() : given.asSlice(0, length);
+        this.localReadOnly = local.isReadOnly();
         client.track(this);
     }
 
@@ -191,7 +193,7 @@ public final class Mapping implements AutoCloseable {
         if (closed) {
             return ErrorCode.CLOSED.code();
         }
-        if (write && readOnly) {
+        if (write ? readOnly : localReadOnly) {
             return ErrorCode.READ_ONLY.code();
         }
         if (offset < 0 || length < 0 || length > this.length - offset) {
@@ -264,7 +266,9 @@ public final class Mapping implements AutoCloseable {
         if (!closed) {
             closed = true;
             client.untrack(this);
-            client.localMemory().free(block);
+            if (block != null) {
+                client.localMemory().free(block);
+            }
         }
     }
 

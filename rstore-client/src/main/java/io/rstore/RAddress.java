@@ -2,6 +2,8 @@ package io.rstore;
 
 import io.rstore.protocol.SegmentInfo;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * A globally visible {@code <address, length>} segment of a namespace, with the chunk
  * locations fetched once from the master. Map it to read and write it.
@@ -60,6 +62,20 @@ public final class RAddress {
      * takes a reference at the master (so the segment cannot be freed while mapped).
      */
     public Mapping map(long offset, long length, int flags) {
+        return map(offset, length, flags, null);
+    }
+
+    /**
+     * Like {@link #map(long, long, int)}, but on memory the caller already has (as RDMA
+     * registers a user buffer): {@code local} (at least {@code length} bytes) becomes the
+     * mapping's local memory, is not copied, and is not freed by unmap; it must outlive
+     * the mapping. A read-only {@code local} (say a file mapped read-only) can only be
+     * written out: reads into it fail with READ_ONLY.
+     */
+    public Mapping map(long offset, long length, int flags, MemorySegment local) {
+        if (local != null && local.byteSize() < length) {
+            throw ErrorCode.OUT_OF_BOUNDS.exception("the local memory given has " + local.byteSize() + " bytes, the mapping needs " + length);
+        }
         if ((flags & ~MapFlags.ALL) != 0) {
             throw ErrorCode.INVALID_ARGUMENT.exception("unknown map flags " + Integer.toBinaryString(flags) + "; use MapFlags");
         }
@@ -71,7 +87,7 @@ public final class RAddress {
         SegmentInfo current = client.rpc("map", () -> client.master().map(client.session(), namespace.id(), address()));
         Mapping mapping;
         try {
-            mapping = new Mapping(client, this, current, offset, length, flags);
+            mapping = new Mapping(client, this, current, offset, length, flags, local);
         } catch (RuntimeException e) {
             client.rpc("unmap", () -> {
                 client.master().unmap(client.session(), namespace.id(), address());

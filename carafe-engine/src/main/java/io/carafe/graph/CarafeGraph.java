@@ -30,7 +30,6 @@ import java.util.regex.Pattern;
 public final class CarafeGraph implements AutoCloseable {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String PREFIX = "carafe/";
-    private static final long LOAD_WINDOW = 64L << 20;
 
     private final RStore rstore;
     private final String name;
@@ -101,15 +100,16 @@ public final class CarafeGraph implements AutoCloseable {
         return ns;
     }
 
-    /** Copies a section into a new segment, window by window, so local memory stays bounded. */
+    /**
+     * Writes a section of the graph file into a new segment, straight from the file's
+     * memory: the file mapping is registered as the mapping's local memory, so no copy is
+     * made on this side.
+     */
     private static RAddress load(Namespace ns, MemorySegment section) {
-        long length = Math.max(section.byteSize(), 1);
-        RAddress segment = ns.alloc(length, AllocFlags.GROW);
-        for (long at = 0; at < section.byteSize(); at += LOAD_WINDOW) {
-            long n = Math.min(LOAD_WINDOW, section.byteSize() - at);
-            try (Mapping window = segment.map(at, n, MapFlags.NONE)) {
-                MemorySegment.copy(section, at, window.segment(), 0, n);
-                window.write();
+        RAddress segment = ns.alloc(Math.max(section.byteSize(), 1), AllocFlags.GROW);
+        if (section.byteSize() > 0) {
+            try (Mapping fromFile = segment.map(0, section.byteSize(), MapFlags.NONE, section)) {
+                fromFile.write();
             }
         }
         return segment;

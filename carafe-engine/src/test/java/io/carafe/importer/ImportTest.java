@@ -78,6 +78,14 @@ class ImportTest {
     }
 
     @Test
+    void shouldMapSparseIdsThatFitAnIntButNotARankArray() throws IOException {
+        Path file = write("sparse.txt", "2000000000 5\n5 300000000\n300000000 2000000000\n");
+        try (GraphFile g = load(file, ImportOptions.defaults()).file()) {
+            assertEquals(List.of("5: 300000000", "300000000: 2000000000", "2000000000: 5"), adjacency(g));
+        }
+    }
+
+    @Test
     void shouldStoreBothDirectionsDropSelfLoopsAndKeepDuplicatesWhenAsked() throws IOException {
         Path file = write("u.txt", "1 2\n2 3\n1 2\n3 3\n");
         ImportOptions undirected = ImportOptions.defaults().withUndirected(true).withDropSelfLoops(true);

@@ -28,7 +28,7 @@ final class BuddyArena {
             throw new IllegalArgumentException("arena size must be a power of two >= 64, was " + sizeBytes);
         }
         arena = Arena.ofShared();
-        memory = arena.allocate(sizeBytes, 4096);
+        memory = NativeMemory.allocate(arena, sizeBytes);
         maxOrder = orderOf(sizeBytes);
         free = new LongOpenHashSet[maxOrder + 1];
         for (int o = 0; o <= maxOrder; o++) {

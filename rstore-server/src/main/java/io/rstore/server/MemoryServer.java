@@ -39,7 +39,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
         Arena arena = Arena.ofShared();
         MemorySegment memory;
         try {
-            memory = arena.allocate(bytes, 4096);
+            memory = io.rstore.memory.NativeMemory.allocate(arena, bytes);
         } catch (OutOfMemoryError e) {
             arena.close();
             throw ErrorCode.OUT_OF_MEMORY.exception("memory server could not allocate a chunk of " + bytes + " bytes: " + e.getMessage());

@@ -226,6 +226,40 @@ class MappingConformanceTest {
 
     @ParameterizedTest
     @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldMapOntoMemoryTheCallerAlreadyHas(String transport) throws Exception {
+        try (TestCluster cluster = TestCluster.start(transport, 2); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            RStore client = cluster.client();
+            RAddress seg = client.createNamespace("own").alloc(3 * CHUNK, AllocFlags.GROW);
+            MemorySegment mine = arena.allocate(3 * CHUNK);
+            mine.fill((byte) 9);
+            long heldBefore = client.localMemoryHeldBytes();
+            try (Mapping m = seg.map(0, 3 * CHUNK, MapFlags.NONE, mine)) {
+                assertEquals(mine.address(), m.segment().address(), "no copy: the mapping is the caller's memory");
+                m.write();
+            }
+            assertEquals(heldBefore, client.localMemoryHeldBytes(), "no local memory was taken");
+            assertEquals(9, mine.get(ValueLayout.JAVA_BYTE, 0), "unmap leaves the caller's memory alone");
+            try (Mapping check = seg.map(MapFlags.PREFETCH)) {
+                assertEquals(0, countNot(check.segment(), (byte) 9));
+            }
+            // a read-only local (a file mapped read-only) can be written out, not read into
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("rstore", ".bin");
+            java.nio.file.Files.write(file, new byte[(int) CHUNK]);
+            try (var channel = java.nio.channels.FileChannel.open(file)) {
+                MemorySegment readOnly = channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, CHUNK, arena);
+                try (Mapping m = seg.map(0, CHUNK, MapFlags.NONE, readOnly)) {
+                    m.write();
+                    error(ErrorCode.READ_ONLY, m::read);
+                }
+            } finally {
+                java.nio.file.Files.delete(file);
+            }
+            error(ErrorCode.OUT_OF_BOUNDS, () -> seg.map(0, 3 * CHUNK, MapFlags.NONE, mine.asSlice(0, CHUNK)));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
     void shouldRecordDataPathMetrics(String transport) {
         try (TestCluster cluster = TestCluster.start(transport, 1)) {
             RStore client = cluster.client();

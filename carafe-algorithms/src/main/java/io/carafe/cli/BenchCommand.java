@@ -1,0 +1,142 @@
+package io.carafe.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.algorithms.online.Dijkstra;
+import io.carafe.datasets.GraphResolver;
+import io.carafe.graph.CarafeGraph;
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.GraphImporter;
+import io.rstore.RStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        header = "Benchmark the graph store: text import, cache load into RStore, Dijkstra throughput.",
+        description = {"1. parses the edge list into a fresh, temporary cache (parse MB/s of text, build time);",
+                "2. loads the cached graph into RStore (GB/s of graph bytes);",
+                "3. runs full single-source Dijkstra from --sources seeded random vertices with out-edges",
+                "   (edges explored per second).",
+                "A dataset name that is generated skips step 1 (there is no text)."})
+final class BenchCommand implements Callable<Integer> {
+    @Mixin
+    GraphOptions graph;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--sources", defaultValue = "3", description = "Dijkstra runs (default: ${DEFAULT-VALUE})")
+    int sources;
+
+    @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
+    String format;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!format.equals("table") && !format.equals("json")) {
+            throw new IllegalArgumentException("--format must be table or json, was " + format);
+        }
+        ObjectNode result = new ObjectMapper().createObjectNode();
+        result.put("graph", graph.graph);
+        Path scratch = Files.createTempDirectory("carafe-bench-");
+        try (RStore rstore = cluster.start()) {
+            long start = System.nanoTime();
+            GraphResolver.Resolved resolved = GraphResolver.resolve(graph.graph, graph.importOptions(), scratch, System.err);
+            double importSeconds = (System.nanoTime() - start) / 1e9;
+            var report = resolved.imported().report();
+            resolved.imported().file().close();
+            ObjectNode parse = result.putObject("import");
+            parse.put("textBytes", report.bytes);
+            parse.put("parseSeconds", report.parseSeconds);
+            parse.put("buildSeconds", report.buildSeconds);
+            parse.put("totalSeconds", importSeconds);
+            parse.put("parseMBps", report.bytes > 0 ? report.bytes / report.parseSeconds / 1e6 : 0);
+
+            // again, now from the cache just written: open the file, then load into RStore
+            long openStart = System.nanoTime();
+            GraphResolver.Resolved cached = GraphResolver.resolve(graph.graph, graph.importOptions(), scratch, System.err);
+            double openSeconds = (System.nanoTime() - openStart) / 1e9;
+            try (GraphFile file = cached.imported().file()) {
+                long graphBytes = file.header().verticesBytes() + file.header().edgesBytes() + file.header().weightsBytes();
+                long loadStart = System.nanoTime();
+                try (CarafeGraph g = CarafeGraph.create(rstore, cached.name(), file)) {
+                    double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+                    ObjectNode load = result.putObject("cacheLoad");
+                    load.put("fromCache", cached.imported().report().fromCache);
+                    load.put("graphBytes", graphBytes);
+                    load.put("openSeconds", openSeconds);
+                    load.put("loadSeconds", loadSeconds);
+                    load.put("GBps", graphBytes / loadSeconds / 1e9);
+                    result.put("vertices", g.vertexCount());
+                    result.put("edges", g.edgeCount());
+                    dijkstra(g, result.putArray("dijkstra"));
+                }
+            }
+        } finally {
+            try (Stream<Path> files = Files.walk(scratch)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        print(result);
+        return 0;
+    }
+
+    private void dijkstra(CarafeGraph g, ArrayNode out) {
+        SplittableRandom random = new SplittableRandom(42);
+        for (int run = 0; run < sources; run++) {
+            int source;
+            do {
+                source = random.nextInt(g.vertexCount());
+            } while (g.vertex(source).degree() == 0);
+            System.err.printf("dijkstra %d of %d from vertex %d%n", run + 1, sources, source);
+            Dijkstra.Result r = Dijkstra.run(g, source);
+            ObjectNode row = out.addObject();
+            row.put("source", g.vertex(source).originalId());
+            row.put("settled", r.verticesSettled());
+            row.put("edgesExplored", r.edgesExplored());
+            row.put("seconds", r.seconds());
+            row.put("edgesPerSecond", r.edgesPerSecond());
+        }
+    }
+
+    private void print(ObjectNode r) throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (format.equals("json")) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+        } else {
+            out.printf("Carafe bench: %s, %,d vertices, %,d edges%n%n", r.get("graph").asText(), r.get("vertices").asLong(), r.get("edges").asLong());
+            var i = r.get("import");
+            if (i.get("textBytes").asLong() > 0) {
+                out.printf("import (text -> graph file): %,d bytes parsed in %.2f s = %.0f MB/s; CSR built in %.2f s; total %.2f s%n",
+                        i.get("textBytes").asLong(), i.get("parseSeconds").asDouble(), i.get("parseMBps").asDouble(),
+                        i.get("buildSeconds").asDouble(), i.get("totalSeconds").asDouble());
+            } else {
+                out.printf("import: generated in %.2f s (no text to parse)%n", i.get("totalSeconds").asDouble());
+            }
+            var c = r.get("cacheLoad");
+            out.printf("cache -> RStore: %,d bytes loaded in %.2f s = %.2f GB/s (opening the cache: %.3f s)%n",
+                    c.get("graphBytes").asLong(), c.get("loadSeconds").asDouble(), c.get("GBps").asDouble(), c.get("openSeconds").asDouble());
+            for (var d : r.get("dijkstra")) {
+                out.printf("dijkstra from %d: %,d settled, %,d edges explored in %.2f s = %.1f M edges/s%n", d.get("source").asLong(),
+                        d.get("settled").asLong(), d.get("edgesExplored").asLong(), d.get("seconds").asDouble(), d.get("edgesPerSecond").asDouble() / 1e6);
+            }
+        }
+        out.flush();
+    }
+}

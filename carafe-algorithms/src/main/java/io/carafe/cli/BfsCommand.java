@@ -1,0 +1,99 @@
+package io.carafe.cli;
+
+import io.carafe.algorithms.online.Bfs;
+import io.carafe.algorithms.online.Verifier;
+import io.rstore.RStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+
+@Command(name = "bfs",
+        mixinStandardHelpOptions = true,
+        header = "Breadth-first search from a source through the online VertexHandle API.",
+        description = {"Prints how many vertices each level holds; with --target, its depth and a path. -o writes",
+                "id<TAB>depth<TAB>parent for every vertex (inf and - when unreachable)."})
+final class BfsCommand implements Callable<Integer> {
+    @Mixin
+    GraphOptions graph;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
+    long source;
+
+    @Option(names = {"-t", "--target"}, description = "target vertex (original id)")
+    Long target;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's depth and parent (TSV; .gz compresses)")
+    Path output;
+
+    @Option(names = {"-v", "--verify"}, description = "check the depths against an independent implementation")
+    boolean verify;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            int s = g.vertex(source, "--source");
+            Bfs.Result r = Bfs.run(g.graph(), s);
+            System.err.printf("bfs: reached %,d vertices, explored %,d edges in %.3f s%n", r.verticesReached(), r.edgesExplored(), r.seconds());
+            int[] depth = r.depth();
+            int maxDepth = Arrays.stream(depth).max().orElse(0);
+            long[] perLevel = new long[maxDepth + 1];
+            for (int d : depth) {
+                if (d >= 0) {
+                    perLevel[d]++;
+                }
+            }
+            out.printf("reached %,d of %,d vertices from %d in %d levels%n", r.verticesReached(), depth.length, source, maxDepth);
+            for (int level = 0; level <= maxDepth; level++) {
+                out.printf("  level %d: %,d%n", level, perLevel[level]);
+            }
+            if (target != null) {
+                int t = g.vertex(target, "--target");
+                if (depth[t] < 0) {
+                    out.printf("%d is unreachable from %d%n", target, source);
+                } else {
+                    StringBuilder path = new StringBuilder();
+                    for (int v = t; v >= 0; v = r.parent()[v]) {
+                        path.insert(0, (v == t ? "" : " -> ")).insert(0, g.originalId(v));
+                    }
+                    out.printf("depth of %d: %d%npath: %s%n", target, depth[t], path);
+                }
+            }
+            if (output != null) {
+                try (Output file = new Output(output)) {
+                    Writer w = file.writer();
+                    w.write("# id\tdepth\tparent\n");
+                    for (int v = 0; v < depth.length; v++) {
+                        w.write(g.originalId(v) + "\t" + (depth[v] < 0 ? "inf" : Integer.toString(depth[v])) + "\t"
+                                + (r.parent()[v] < 0 ? "-" : Long.toString(g.originalId(r.parent()[v]))) + "\n");
+                    }
+                    file.commit();
+                }
+                out.println("wrote " + output);
+            }
+            if (verify) {
+                boolean ok = Arrays.equals(Verifier.bfsDepths(g.file(), s), depth);
+                out.println(ok ? "verify: OK (every depth matches an independent BFS)" : "verify: FAILED (depths differ from an independent BFS)");
+                out.flush();
+                return ok ? 0 : 1;
+            }
+            out.flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,61 @@
+package io.carafe.cli;
+
+import io.carafe.datasets.DatasetUnavailableException;
+import io.carafe.graph.GraphStoreException;
+import io.carafe.importer.GraphImportException;
+import io.rstore.RStoreException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The {@code carafe} command: routes to one class per subcommand. */
+@Command(name = "carafe",
+        mixinStandardHelpOptions = true,
+        version = "carafe 0.1.0",
+        description = "Carafe: graph processing on RStore.",
+        subcommands = {ImportCommand.class, DijkstraCommand.class, BfsCommand.class, StatsCommand.class,
+                DatasetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class CarafeCli implements Runnable {
+    /** Exit codes: 2 usage (picocli's), 3 an RStore error, 4 bad or missing input, 5 an I/O error. */
+    public static final int EXIT_RSTORE = 3;
+    public static final int EXIT_INPUT = 4;
+    public static final int EXIT_IO = 5;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new CarafeCli());
+        cli.setExecutionExceptionHandler(CarafeCli::handle);
+        return cli;
+    }
+
+    private static int handle(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
+        int code;
+        if (e instanceof IllegalArgumentException) {
+            code = CommandLine.ExitCode.USAGE;
+        } else if (e instanceof RStoreException) {
+            code = EXIT_RSTORE;
+        } else if (e instanceof GraphImportException || e instanceof GraphStoreException || e instanceof DatasetUnavailableException) {
+            code = EXIT_INPUT;
+        } else if (e instanceof IOException || e instanceof UncheckedIOException) {
+            code = EXIT_IO;
+        } else {
+            throw new RuntimeException(e);
+        }
+        cli.getErr().println("carafe: " + e.getMessage());
+        cli.getErr().flush();
+        return code;
+    }
+}

@@ -1,0 +1,150 @@
+package io.carafe.cli;
+
+import io.carafe.datasets.Dataset;
+import io.carafe.datasets.DatasetCatalog;
+import io.carafe.datasets.Datasets;
+import io.carafe.graph.EdgeLayout;
+import io.carafe.graph.VertexLayout;
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.GraphImporter;
+import io.carafe.importer.ImportOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "datasets",
+        mixinStandardHelpOptions = true,
+        header = "List, fetch and generate datasets.",
+        subcommands = {DatasetsCommand.ListDatasets.class, DatasetsCommand.Fetch.class, DatasetsCommand.Generate.class})
+final class DatasetsCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, header = "The catalog, and where each dataset is on this machine.")
+    static final class ListDatasets implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf("%-22s %-10s %12s %14s  %s%n", "name", "kind", "vertices", "edge lines", "here");
+            for (Dataset d : DatasetCatalog.load().entries()) {
+                String here = d.generated() ? "generated on first use"
+                        : Datasets.findLocal(d).map(Path::toString).orElse("downloads from " + d.url());
+                out.printf("%-22s %-10s %,12d %,14d  %s%n", d.name(), d.generated() ? "generated" : (d.undirected() ? "undirected" : "directed"),
+                        d.vertices(), d.edgeLines(), here);
+            }
+            out.printf("%ndownloads go to %s; imported graphs are cached in %s%n", Datasets.dataDir(), Datasets.cacheDir());
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "fetch", mixinStandardHelpOptions = true, header = "Find or download a dataset's file; prints its path.")
+    static final class Fetch implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Dataset d = DatasetCatalog.load().find(name)
+                    .orElseThrow(() -> new IllegalArgumentException("no dataset named '" + name + "' (carafe datasets list)"));
+            spec.commandLine().getOut().println(Datasets.fetch(d, System.err));
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "generate", mixinStandardHelpOptions = true,
+            header = "Generate a synthetic graph (deterministic R-MAT or uniform) into the graph cache.",
+            description = {"Either a generated catalog entry (carafe datasets generate livejournal-synthetic) or",
+                    "--kind with --vertices and --edges. --text also writes it as a SNAP edge list, e.g. to time parsing."})
+    static final class Generate implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "a generated dataset of the catalog")
+        String name;
+
+        @Option(names = "--kind", description = "rmat (Graph500 parameters) or uniform")
+        String kind;
+
+        @Option(names = {"-n", "--vertices"}, description = "vertex count")
+        Long vertices;
+
+        @Option(names = {"-m", "--edges"}, description = "edge count")
+        Long edges;
+
+        @Option(names = "--seed", defaultValue = "1", description = "seed (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--text", paramLabel = "FILE", description = "also write the graph as a tab-separated edge list")
+        Path text;
+
+        @Option(names = "--cache-dir", paramLabel = "DIR", description = "graph cache (default: $CARAFE_CACHE_DIR or ~/.cache/carafe/graphs)")
+        Path cacheDir;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            if (name != null) {
+                Dataset d = DatasetCatalog.load().find(name).filter(Dataset::generated)
+                        .orElseThrow(() -> new IllegalArgumentException("'" + name + "' is not a generated dataset (carafe datasets list)"));
+                kind = d.url().substring("generate:".length());
+                vertices = d.vertices();
+                edges = d.edgeLines();
+            } else if (kind == null || vertices == null || edges == null) {
+                throw new IllegalArgumentException("give a generated dataset's NAME, or --kind, --vertices and --edges");
+            }
+            GraphImporter.Imported imported = GraphImporter.generate(kind, vertices, edges, seed, ImportOptions.defaults(),
+                    cacheDir != null ? cacheDir : Datasets.cacheDir(), System.err);
+            PrintWriter out = spec.commandLine().getOut();
+            try (GraphFile g = imported.file()) {
+                out.printf("%s graph: %,d vertices, %,d edges (%s)%ncached at %s%n", kind, g.header().vertexCount(), g.header().edgeCount(),
+                        imported.report().fromCache ? "from cache" : String.format("generated in %.1f s", imported.report().parseSeconds + imported.report().buildSeconds),
+                        g.path());
+                if (text != null) {
+                    writeText(g, text);
+                    out.println("wrote " + text);
+                }
+            }
+            out.flush();
+            return 0;
+        }
+
+        private static void writeText(GraphFile g, Path text) throws IOException {
+            try (Output file = new Output(text)) {
+                Writer w = file.writer();
+                w.write("# Generated by carafe\n# Nodes: " + g.header().vertexCount() + " Edges: " + g.header().edgeCount() + "\n");
+                long n = g.header().vertexCount();
+                for (long v = 0; v < n; v++) {
+                    String source = Long.toString(VertexLayout.originalId(g.vertices(), v));
+                    long first = VertexLayout.firstEdge(g.vertices(), v);
+                    for (long e = first; e < first + VertexLayout.degree(g.vertices(), v); e++) {
+                        w.write(source);
+                        w.write('\t');
+                        w.write(Long.toString(VertexLayout.originalId(g.vertices(), EdgeLayout.target(g.edges(), e))));
+                        w.write('\n');
+                    }
+                }
+                file.commit();
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.carafe.cli;
+
+import io.carafe.algorithms.online.Dijkstra;
+import io.carafe.algorithms.online.Verifier;
+import io.rstore.RStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "dijkstra",
+        mixinStandardHelpOptions = true,
+        header = "Shortest paths from a source (Dijkstra) through the online VertexHandle API.",
+        description = {"With --target: prints the distance and the path (original ids). Without: a summary of the",
+                "vertices reached; -o writes id<TAB>distance<TAB>predecessor for every vertex (inf and - when",
+                "unreachable). Unweighted graphs count hops. Negative weights are refused."})
+final class DijkstraCommand implements Callable<Integer> {
+    @Mixin
+    GraphOptions graph;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
+    long source;
+
+    @Option(names = {"-t", "--target"}, description = "target vertex (original id): stop when it is settled")
+    Long target;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's distance and predecessor (TSV; .gz compresses)")
+    Path output;
+
+    @Option(names = {"-v", "--verify"}, description = "check the distances against an independent implementation")
+    boolean verify;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            int s = g.vertex(source, "--source");
+            int t = target == null ? -1 : g.vertex(target, "--target");
+            Dijkstra.Result r = Dijkstra.run(g.graph(), s, output == null ? t : -1);
+            System.err.printf("dijkstra: settled %,d vertices, explored %,d edges in %.3f s (%,.1f M edges/s)%n",
+                    r.verticesSettled(), r.edgesExplored(), r.seconds(), r.edgesPerSecond() / 1e6);
+            if (t >= 0) {
+                double d = r.distance()[t];
+                out.printf("distance %d -> %d: %s%n", source, target, Double.isInfinite(d) ? "unreachable" : Output.distance(d));
+                int[] path = r.path(t);
+                if (path.length > 0) {
+                    StringBuilder line = new StringBuilder("path:");
+                    for (int i = 0; i < path.length; i++) {
+                        line.append(i == 0 ? " " : " -> ").append(g.originalId(path[i]));
+                    }
+                    out.println(line.append(" (").append(path.length - 1).append(" edges)"));
+                }
+            } else {
+                long reached = 0;
+                double farthest = 0;
+                for (double d : r.distance()) {
+                    if (!Double.isInfinite(d)) {
+                        reached++;
+                        farthest = Math.max(farthest, d);
+                    }
+                }
+                out.printf("reached %,d of %,d vertices from %d; largest distance %s%n", reached, g.graph().vertexCount(), source, Output.distance(farthest));
+            }
+            if (output != null) {
+                write(g, r);
+                out.println("wrote " + output);
+            }
+            if (verify) {
+                double[] want = Verifier.shortestDistances(g.file(), s);
+                boolean allSettled = t < 0 || output != null;
+                for (int v = allSettled ? 0 : t; v < (allSettled ? want.length : t + 1); v++) {
+                    if (Double.compare(want[v], r.distance()[v]) != 0) {
+                        out.printf("verify: FAILED at vertex %d: distance %s, expected %s%n", g.originalId(v),
+                                Output.distance(r.distance()[v]), Output.distance(want[v]));
+                        out.flush();
+                        return 1;
+                    }
+                }
+                out.println("verify: OK (" + (allSettled ? "every distance matches" : "the target's distance matches") + " an independent Dijkstra)");
+            }
+            out.flush();
+        }
+        return 0;
+    }
+
+    private void write(LoadedGraph g, Dijkstra.Result r) throws IOException {
+        try (Output file = new Output(output)) {
+            Writer w = file.writer();
+            w.write("# id\tdistance\tpredecessor\n");
+            for (int v = 0; v < r.distance().length; v++) {
+                int p = r.predecessor()[v];
+                w.write(Long.toString(g.originalId(v)));
+                w.write('\t');
+                w.write(Output.distance(r.distance()[v]));
+                w.write('\t');
+                w.write(p < 0 ? "-" : Long.toString(g.originalId(p)));
+                w.write('\n');
+            }
+            file.commit();
+        }
+    }
+}

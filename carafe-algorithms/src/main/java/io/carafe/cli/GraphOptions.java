@@ -1,0 +1,61 @@
+package io.carafe.cli;
+
+import io.carafe.datasets.Datasets;
+import io.carafe.importer.ImportOptions;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** Which graph, and how to import it: shared by every command that reads a graph. */
+final class GraphOptions {
+
+    @Option(names = {"-g", "--graph"}, required = true, paramLabel = "NAME|FILE",
+            description = "a dataset name (carafe datasets list) or an edge-list file (text or gzip)")
+    String graph;
+
+    @Option(names = {"-s", "--undirected"}, description = "store both directions of every edge")
+    boolean undirected;
+
+    @Option(names = "--weight-column", paramLabel = "K", description = "1-based column holding edge weights (3 for 'src dst w')")
+    int weightColumn;
+
+    @Option(names = "--weights", paramLabel = "unit|random|file", description = "unit (every edge weighs 1; the default without --weight-column), random (integers 1-255 from --seed), file (from --weight-column)")
+    String weights;
+
+    @Option(names = "--seed", defaultValue = "1", description = "seed of --weights random (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--weight-map", paramLabel = "none|abs|add:X", description = "turn file weights non-negative, e.g. signed ratings: abs, or add:X")
+    String weightMap;
+
+    @Option(names = "--duplicates", paramLabel = "collapse|keep", defaultValue = "collapse", description = "parallel edges (default: ${DEFAULT-VALUE}; collapsing keeps the smallest weight)")
+    String duplicates;
+
+    @Option(names = "--self-loops", paramLabel = "keep|drop", defaultValue = "keep", description = "edges from a vertex to itself (default: ${DEFAULT-VALUE})")
+    String selfLoops;
+
+    @Option(names = "--skip-bad-lines", description = "count and skip malformed lines instead of stopping at the first")
+    boolean skipBadLines;
+
+    @Option(names = "--vertices", paramLabel = "FILE", description = "a file listing vertex ids in its first column (isolated vertices too)")
+    Path vertices;
+
+    @Option(names = "--cache-dir", paramLabel = "DIR", description = "where imported graphs are cached (default: $CARAFE_CACHE_DIR or ~/.cache/carafe/graphs)")
+    Path cacheDir;
+
+    ImportOptions importOptions() {
+        if (!duplicates.equals("collapse") && !duplicates.equals("keep")) {
+            throw new IllegalArgumentException("--duplicates must be collapse or keep, was '" + duplicates + "'");
+        }
+        if (!selfLoops.equals("keep") && !selfLoops.equals("drop")) {
+            throw new IllegalArgumentException("--self-loops must be keep or drop, was '" + selfLoops + "'");
+        }
+        String mode = weights != null ? weights : (weightColumn > 0 ? "file" : "unit");
+        return new ImportOptions(undirected, weightColumn, mode, seed, weightMap, duplicates.equals("keep"),
+                selfLoops.equals("drop"), skipBadLines, vertices);
+    }
+
+    Path cacheDir() {
+        return cacheDir != null ? cacheDir : Datasets.cacheDir();
+    }
+}

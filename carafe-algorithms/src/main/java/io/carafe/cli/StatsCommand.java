@@ -1,0 +1,65 @@
+package io.carafe.cli;
+
+import io.carafe.graph.VertexLayout;
+import io.rstore.RStore;
+import io.rstore.protocol.NamespaceInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+
+@Command(name = "stats",
+        mixinStandardHelpOptions = true,
+        header = "Counts, degree distribution and memory of a graph.")
+final class StatsCommand implements Callable<Integer> {
+    @Mixin
+    GraphOptions graph;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            var h = g.graph().header();
+            int n = g.graph().vertexCount();
+            int[] degrees = new int[n];
+            var scan = g.graph().scan(0, n);
+            for (int v; (v = scan.nextVertex()) >= 0; ) {
+                degrees[v] = scan.degree();
+            }
+            Arrays.sort(degrees);
+            long isolated = Arrays.stream(degrees).filter(d -> d == 0).count();
+            out.printf("graph %s: %s, %s%n", g.name(), h.directed() ? "directed" : "undirected (both directions stored)",
+                    h.weighted() ? String.format("weights %s to %s", h.minWeight(), h.maxWeight()) : "unweighted");
+            out.printf("vertices   %,d%nedges      %,d%n", n, h.edgeCount());
+            if (n > 0) {
+                out.printf("out-degree min %d, median %d, mean %.2f, p99 %d, max %d; %,d vertices without out-edges%n",
+                        degrees[0], degrees[n / 2], (double) h.edgeCount() / n, degrees[(int) Math.min(n - 1, (long) Math.ceil(0.99 * n) - 1)],
+                        degrees[n - 1], isolated);
+            }
+            long reserved = 0;
+            long allocated = 0;
+            for (NamespaceInfo ns : rstore.namespaces()) {
+                if (ns.name().startsWith("carafe/" + g.name() + "/")) {
+                    reserved += ns.reservedBytes();
+                    allocated += ns.allocatedBytes();
+                    out.printf("  %-40s %,14d bytes%n", ns.name(), ns.allocatedBytes());
+                }
+            }
+            out.printf("RStore memory: %,d bytes in segments, %,d reserved (whole chunks)%n", allocated, reserved);
+            out.printf("per vertex %d bytes (record), per edge %d bytes (target%s)%n", VertexLayout.BYTES,
+                    4 + (h.weighted() ? 8 : 0), h.weighted() ? " + weight" : "");
+            out.flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,146 @@
+package io.carafe.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CarafeCliTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run run(String... args) {
+        CommandLine cli = CarafeCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        String[] withCache = new String[args.length + 2];
+        System.arraycopy(args, 0, withCache, 0, args.length);
+        int exit;
+        if (List.of("datasets", "help").contains(args[0]) || List.of(args).contains("--help")) {
+            exit = cli.execute(args);
+        } else {
+            withCache[args.length] = "--cache-dir";
+            withCache[args.length + 1] = dir.resolve("cache").toString();
+            exit = cli.execute(withCache);
+        }
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private Path graph() throws IOException {
+        Path file = dir.resolve("hand.e");
+        Files.writeString(file, "# Nodes: 5 Edges: 5\n1 2 2\n2 3 1\n1 3 5\n4 1 1\n3 6 7\n");
+        return file;
+    }
+
+    @Test
+    void shouldPrintDistanceAndPathInOriginalIds() throws IOException {
+        Run r = run("dijkstra", "--graph", graph().toString(), "--weight-column", "3", "--source", "1", "--target", "6", "--verify");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("distance 1 -> 6: 10.0"), r.out());
+        assertTrue(r.out().contains("path: 1 -> 2 -> 3 -> 6 (3 edges)"), r.out());
+        assertTrue(r.out().contains("verify: OK"), r.out());
+    }
+
+    @Test
+    void shouldWriteEveryDistanceAndPredecessorAsTsv() throws IOException {
+        Path out = dir.resolve("out/d.tsv");
+        Run r = run("dijkstra", "-g", graph().toString(), "--weight-column", "3", "-r", "1", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("# id\tdistance\tpredecessor", "1\t0.0\t-", "2\t2.0\t1", "3\t3.0\t2", "4\tinf\t-", "6\t10.0\t3"),
+                Files.readAllLines(out));
+        assertFalse(Files.exists(dir.resolve("out/d.tsv.partial")));
+    }
+
+    @Test
+    void shouldPrintBfsLevelsAndWriteDepths() throws IOException {
+        Path out = dir.resolve("b.tsv");
+        Run r = run("bfs", "-g", graph().toString(), "-r", "1", "-t", "6", "-o", out.toString(), "--verify");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("reached 4 of 5 vertices from 1 in 2 levels"), r.out());
+        assertTrue(r.out().contains("path: 1 -> 3 -> 6"), r.out());
+        assertEquals(List.of("# id\tdepth\tparent", "1\t0\t-", "2\t1\t1", "3\t1\t1", "4\tinf\t-", "6\t2\t3"), Files.readAllLines(out));
+    }
+
+    @Test
+    void shouldReportImportCountsAndHeaderComparison() throws IOException {
+        Path file = graph();
+        Run r = run("import", "-g", file.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("5 edge lines"), r.out());
+        assertTrue(r.out().contains("header says 5 nodes and 5 edges: matches"), r.out());
+        Run again = run("import", "-g", file.toString());
+        assertTrue(again.out().contains("loaded from cache"), again.out());
+    }
+
+    @Test
+    void shouldExitWithDistinctCodesAndClearMessages() throws IOException {
+        Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, "1 2\n2 three\n");
+        Run malformed = run("import", "-g", bad.toString());
+        assertEquals(CarafeCli.EXIT_INPUT, malformed.exit());
+        assertTrue(malformed.err().contains("bad.txt:2: 'three' is not a vertex id"), malformed.err());
+
+        Run missingVertex = run("dijkstra", "-g", graph().toString(), "-r", "99");
+        assertEquals(CommandLine.ExitCode.USAGE, missingVertex.exit());
+        assertTrue(missingVertex.err().contains("--source 99 is not a vertex"), missingVertex.err());
+
+        Run unknown = run("bfs", "-g", "no-such-graph-or-file", "-r", "1");
+        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
+        assertTrue(unknown.err().contains("neither a file nor a dataset name"), unknown.err());
+
+        Path negative = dir.resolve("neg.e");
+        Files.writeString(negative, "1 2 -3\n");
+        Run neg = run("dijkstra", "-g", negative.toString(), "--weight-column", "3", "-r", "1");
+        assertEquals(CommandLine.ExitCode.USAGE, neg.exit());
+        assertTrue(neg.err().contains("negative weights"), neg.err());
+        Run mapped = run("dijkstra", "-g", negative.toString(), "--weight-column", "3", "--weight-map", "abs", "-r", "1", "-t", "2");
+        assertEquals(0, mapped.exit(), mapped.err());
+        assertTrue(mapped.out().contains("distance 1 -> 2: 3.0"), mapped.out());
+    }
+
+    @Test
+    void shouldShowStatsOfAGraph() throws IOException {
+        Run r = run("stats", "-g", graph().toString(), "-s");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("undirected"), r.out());
+        assertTrue(r.out().contains("vertices   5"), r.out());
+        assertTrue(r.out().contains("edges      10"), r.out());
+        assertTrue(r.out().contains("carafe/hand/edges"), r.out());
+    }
+
+    @Test
+    void shouldListTheCatalog() {
+        Run r = run("datasets", "list");
+        assertEquals(0, r.exit(), r.err());
+        for (String name : List.of("livejournal", "com-livejournal", "com-orkut", "soc-pokec", "web-google", "roadnet-ca",
+                "wiki-vote", "soc-slashdot0902", "email-enron", "email-eu-core", "livejournal-synthetic")) {
+            assertTrue(r.out().contains(name + " "), "catalog lists " + name);
+        }
+    }
+
+    @Test
+    void shouldGenerateTheSameGraphFromTheSameSeed() throws IOException {
+        Path a = dir.resolve("a.txt");
+        Path b = dir.resolve("b.txt");
+        String cache = dir.resolve("gen").toString();
+        assertEquals(0, run("datasets", "generate", "--kind", "rmat", "-n", "1000", "-m", "8000", "--seed", "7", "--text", a.toString(), "--cache-dir", cache).exit());
+        assertEquals(0, run("datasets", "generate", "--kind", "rmat", "-n", "1000", "-m", "8000", "--seed", "7", "--text", b.toString(), "--cache-dir", cache + "2").exit());
+        assertEquals(Files.readAllLines(a), Files.readAllLines(b));
+        assertTrue(Files.readAllLines(a).get(1).startsWith("# Nodes: 1000 Edges: "), Files.readAllLines(a).get(1));
+    }
+}
