@@ -75,14 +75,18 @@ final class BenchCommand implements Callable<Integer> {
             try (GraphFile file = cached.imported().file()) {
                 long graphBytes = file.header().verticesBytes() + file.header().edgesBytes() + file.header().weightsBytes();
                 long loadStart = System.nanoTime();
-                try (CarafeGraph g = CarafeGraph.create(rstore, cached.name(), file)) {
-                    double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+                CarafeGraph.load(rstore, cached.name(), file);
+                double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+                long mapStart = System.nanoTime();
+                try (CarafeGraph g = CarafeGraph.open(rstore, cached.name())) {
+                    double mapSeconds = (System.nanoTime() - mapStart) / 1e9;
                     ObjectNode load = result.putObject("cacheLoad");
                     load.put("fromCache", cached.imported().report().fromCache);
                     load.put("graphBytes", graphBytes);
-                    load.put("openSeconds", openSeconds);
+                    load.put("openCacheSeconds", openSeconds);
                     load.put("loadSeconds", loadSeconds);
                     load.put("GBps", graphBytes / loadSeconds / 1e9);
+                    load.put("openGraphSeconds", mapSeconds);
                     result.put("vertices", g.vertexCount());
                     result.put("edges", g.edgeCount());
                     dijkstra(g, result.putArray("dijkstra"));
@@ -130,8 +134,9 @@ final class BenchCommand implements Callable<Integer> {
                 out.printf("import: generated in %.2f s (no text to parse)%n", i.get("totalSeconds").asDouble());
             }
             var c = r.get("cacheLoad");
-            out.printf("cache -> RStore: %,d bytes loaded in %.2f s = %.2f GB/s (opening the cache: %.3f s)%n",
-                    c.get("graphBytes").asLong(), c.get("loadSeconds").asDouble(), c.get("GBps").asDouble(), c.get("openSeconds").asDouble());
+            out.printf("cache -> RStore: %,d bytes loaded in %.2f s = %.2f GB/s (opening the cache file: %.3f s)%n",
+                    c.get("graphBytes").asLong(), c.get("loadSeconds").asDouble(), c.get("GBps").asDouble(), c.get("openCacheSeconds").asDouble());
+            out.printf("open the graph for queries (map its arrays locally): %.2f s%n", c.get("openGraphSeconds").asDouble());
             for (var d : r.get("dijkstra")) {
                 out.printf("dijkstra from %d: %,d settled, %,d edges explored in %.2f s = %.1f M edges/s%n", d.get("source").asLong(),
                         d.get("settled").asLong(), d.get("edgesExplored").asLong(), d.get("seconds").asDouble(), d.get("edgesPerSecond").asDouble() / 1e6);

@@ -63,6 +63,12 @@ public final class CarafeGraph implements AutoCloseable {
      * nothing half-written stays under the name.
      */
     public static CarafeGraph create(RStore rstore, String name, GraphFile file) {
+        load(rstore, name, file);
+        return open(rstore, name);
+    }
+
+    /** Loads a graph file into RStore under {@code name} without opening it (see {@link #create}). */
+    public static void load(RStore rstore, String name, GraphFile file) {
         checkName(name);
         GraphHeader h = file.header();
         List<String> created = new ArrayList<>();
@@ -91,7 +97,6 @@ public final class CarafeGraph implements AutoCloseable {
             }
             throw failure;
         }
-        return open(rstore, name);
     }
 
     private static Namespace createPart(RStore rstore, String graph, String part, List<String> created) {

@@ -112,6 +112,7 @@ public final class GraphImporter {
         } else {
             io.carafe.datasets.Generator.uniform(builder, vertices, edges, seed);
         }
+        report.generated = true;
         report.edgeLines = edges;
         report.parseSeconds = (System.nanoTime() - start) / 1e9;
         builder.write(cache, 0, 0);

@@ -23,6 +23,7 @@ public final class ImportReport {
     public double parseSeconds;
     public double buildSeconds;
     public boolean fromCache;
+    public boolean generated;
     public String firstSkipped;
 
     /** True when the file had a header and it agrees with the vertices and edge lines found. */
@@ -36,8 +37,12 @@ public final class ImportReport {
             return String.format("loaded from cache: %,d vertices, %,d edges", vertices, edges);
         }
         StringBuilder s = new StringBuilder();
-        s.append(String.format("read %,d lines (%,d bytes) in %.2f s: %,d edge lines, %,d comments, %,d blank, %,d skipped%n",
-                lines, bytes, parseSeconds, edgeLines, comments, blankLines, skippedLines));
+        if (generated) {
+            s.append(String.format("generated %,d edges in %.2f s%n", edgeLines, parseSeconds));
+        } else {
+            s.append(String.format("read %,d lines (%,d bytes) in %.2f s: %,d edge lines, %,d comments, %,d blank, %,d skipped%n",
+                    lines, bytes, parseSeconds, edgeLines, comments, blankLines, skippedLines));
+        }
         s.append(String.format("built in %.2f s: %,d vertices, %,d edges stored; %,d duplicate edges collapsed, %,d self-loops%n",
                 buildSeconds, vertices, edges, duplicates, selfLoops));
         if (headerNodes >= 0) {
