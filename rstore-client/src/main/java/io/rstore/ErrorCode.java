@@ -22,7 +22,8 @@ public enum ErrorCode {
     CLOSED(13, false, "the client, namespace handle or mapping was closed; open a new one"),
     READ_ONLY(14, false, "the mapping is read-only one way: writes need a mapping without MapFlags.READ_ONLY, reads need writable local memory"),
     MASTER_UNAVAILABLE(15, true, "the master does not answer; check it is running"),
-    UNSUPPORTED(16, false, "the cluster or transport does not support this call");
+    UNSUPPORTED(16, false, "the cluster or transport does not support this call"),
+    ABORTED(17, false, "the coordinator aborted the job after a failure elsewhere; that failure is the cause");
 
     private static final ErrorCode[] BY_CODE = new ErrorCode[32];
 

@@ -47,7 +47,8 @@ public final class CarafeGraph implements AutoCloseable {
         this.weights = weights;
     }
 
-    static String namespace(String graph, String part) {
+    /** The namespace holding one part (meta, vertices, edges, weights) of a graph. */
+    public static String namespace(String graph, String part) {
         return PREFIX + graph + "/" + part;
     }
 
@@ -120,18 +121,18 @@ public final class CarafeGraph implements AutoCloseable {
         return segment;
     }
 
-    /** Opens a graph stored in RStore: reads its header and maps its arrays. */
-    public static CarafeGraph open(RStore rstore, String name) {
+    /** The header of a complete graph in RStore, without mapping its arrays. */
+    public static GraphHeader header(RStore rstore, String name) {
+        return readHeader(rstore, name);
+    }
+
+    /** The header of a complete graph in RStore. */
+    static GraphHeader readHeader(RStore rstore, String name) {
         checkName(name);
-        Namespace meta;
-        try {
-            meta = rstore.joinNamespace(namespace(name, "meta"));
-        } catch (RStoreException e) {
-            if (e.code() == ErrorCode.NO_SUCH_NAMESPACE) {
-                throw new GraphStoreException("no graph named '" + name + "' in RStore; import it first (carafe import --graph FILE --name " + name + ")", e);
-            }
-            throw e;
-        }
+        return readHeader(joinMeta(rstore, name), name);
+    }
+
+    private static GraphHeader readHeader(Namespace meta, String name) {
         GraphHeader header;
         try (Mapping m = meta.raddress(RStore.RSTORE_INIT_RADDRESS).map(MapFlags.READ_ONLY | MapFlags.PREFETCH)) {
             header = GraphHeader.readFrom(m.segment());
@@ -142,6 +143,25 @@ public final class CarafeGraph implements AutoCloseable {
         if (header.state() != GraphHeader.COMPLETE) {
             throw new GraphStoreException("graph '" + name + "' is incomplete (its import failed or is still running); delete it and import again");
         }
+        return header;
+    }
+
+    private static Namespace joinMeta(RStore rstore, String name) {
+        try {
+            return rstore.joinNamespace(namespace(name, "meta"));
+        } catch (RStoreException e) {
+            if (e.code() == ErrorCode.NO_SUCH_NAMESPACE) {
+                throw new GraphStoreException("no graph named '" + name + "' in RStore; load it first (CarafeGraph.create, or a carafe command with --graph)", e);
+            }
+            throw e;
+        }
+    }
+
+    /** Opens a graph stored in RStore: reads its header and maps its arrays. */
+    public static CarafeGraph open(RStore rstore, String name) {
+        checkName(name);
+        Namespace meta = joinMeta(rstore, name);
+        GraphHeader header = readHeader(meta, name);
         List<Mapping> opened = new ArrayList<>();
         try {
             Mapping v = mapPart(rstore, name, "vertices", header.verticesAt(), header.verticesBytes(), opened);

@@ -17,10 +17,13 @@ public final class SequentialEdgeIterator {
     private final Mapping records;
     private final Mapping targets;
     private final Mapping weights;
+    private final long recordBase; // vertex whose record is at local offset 0
+    private final long edgeBase;   // edge at local offset 0
     private final MemorySegment recordBytes;
     private final MemorySegment targetBytes;
     private final MemorySegment weightBytes;
     private final Batch batch = new Batch();
+    private final int from;
     private final int to;
     private int vertex;
     private int recordsReadUpTo;
@@ -31,15 +34,26 @@ public final class SequentialEdgeIterator {
     private long current = -1;
 
     SequentialEdgeIterator(CarafeGraph graph, int from, int to) {
-        if (from < 0 || to > graph.vertexCount() || from > to) {
-            throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + graph.vertexCount());
+        this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), 0, from, to, graph.vertexCount());
+    }
+
+    /**
+     * Over mappings of part of the arrays: {@code records} starts at vertex
+     * {@code recordBase}'s record, {@code targets} and {@code weights} at edge {@code edgeBase}.
+     */
+    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, long edgeBase, int from, int to, long vertexCount) {
+        if (from < 0 || to > vertexCount || from > to) {
+            throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + vertexCount);
         }
-        this.records = graph.vertexRecords();
-        this.targets = graph.edgeTargets();
-        this.weights = graph.edgeWeights();
+        this.records = records;
+        this.targets = targets;
+        this.weights = weights;
+        this.recordBase = recordBase;
+        this.edgeBase = edgeBase;
         this.recordBytes = records.segment();
         this.targetBytes = targets.segment();
         this.weightBytes = weights == null ? null : weights.segment();
+        this.from = from;
         this.to = to;
         this.vertex = from - 1;
         this.recordsReadUpTo = from;
@@ -53,21 +67,21 @@ public final class SequentialEdgeIterator {
         }
         if (vertex >= recordsReadUpTo) {
             int n = (int) Math.min(to - vertex, WINDOW_BYTES / VertexLayout.BYTES);
-            records.read(VertexLayout.offset(vertex), n * VertexLayout.BYTES);
+            records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
             recordsReadUpTo = vertex + n;
         }
-        edge = VertexLayout.firstEdge(recordBytes, vertex);
-        edgeEnd = edge + VertexLayout.degree(recordBytes, vertex);
+        edge = VertexLayout.firstEdge(recordBytes, vertex - recordBase);
+        edgeEnd = edge + VertexLayout.degree(recordBytes, vertex - recordBase);
         current = -1;
         return vertex;
     }
 
     public long originalId() {
-        return VertexLayout.originalId(recordBytes, vertex);
+        return VertexLayout.originalId(recordBytes, vertex - recordBase);
     }
 
     public int degree() {
-        return VertexLayout.degree(recordBytes, vertex);
+        return VertexLayout.degree(recordBytes, vertex - recordBase);
     }
 
     /** The current vertex's next target, or -1. */
@@ -78,12 +92,22 @@ public final class SequentialEdgeIterator {
         if (edge >= edgesReadUpTo || edge < edgesReadFrom) {
             fill();
         }
-        current = edge++;
+        current = edge++ - edgeBase;
         return EdgeLayout.target(targetBytes, current);
     }
 
+    /** Weight of the edge last returned by {@link #nextInt()} (1 on an unweighted graph). */
     public double weight() {
         return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current);
+    }
+
+    /** Starts the range again (the next {@link #nextVertex()} returns its first vertex); reads again from RStore. */
+    public void restart() {
+        vertex = from - 1;
+        recordsReadUpTo = from;
+        edgesReadFrom = 0;
+        edgesReadUpTo = 0;
+        current = -1;
     }
 
     private static long windowEdges() {
@@ -92,12 +116,11 @@ public final class SequentialEdgeIterator {
 
     /** Reads the next window of edges, from the current edge on (edges of a range are contiguous). */
     private void fill() {
-        long n = windowEdges();
-        long last = targets.length() / EdgeLayout.TARGET_BYTES;
-        n = Math.min(n, last - edge);
-        batch.read(targets, edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
+        long local = edge - edgeBase;
+        long n = Math.min(windowEdges(), targets.length() / EdgeLayout.TARGET_BYTES - local);
+        batch.read(targets, local * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
         if (weights != null) {
-            batch.read(weights, edge * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
+            batch.read(weights, local * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
         }
         batch.join();
         edgesReadFrom = edge;

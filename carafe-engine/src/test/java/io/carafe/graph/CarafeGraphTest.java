@@ -138,7 +138,7 @@ class CarafeGraphTest {
             CarafeGraph.delete(rstore, "g");
             assertTrue(rstore.namespaces().isEmpty(), "deleting a graph removes all its namespaces");
             GraphStoreException missing = assertThrows(GraphStoreException.class, () -> CarafeGraph.open(rstore, "g"));
-            assertTrue(missing.getMessage().contains("import it first"), missing.getMessage());
+            assertTrue(missing.getMessage().contains("load it first"), missing.getMessage());
             assertThrows(GraphStoreException.class, () -> CarafeGraph.delete(rstore, "g"));
             assertThrows(GraphStoreException.class, () -> CarafeGraph.open(rstore, "bad name!"));
         }

@@ -70,7 +70,7 @@ public final class BarrierWorker implements AutoCloseable {
                 return false;
             }
             if (status == BarrierLayout.ABORT) {
-                throw ErrorCode.UNKNOWN.exception("the barrier coordinator aborted the job before round " + round);
+                throw ErrorCode.ABORTED.exception("the barrier coordinator aborted the job before round " + round);
             }
             if (System.nanoTime() - deadline > 0) {
                 throw ErrorCode.TIMED_OUT.exception("worker " + index + " saw no START of round " + round

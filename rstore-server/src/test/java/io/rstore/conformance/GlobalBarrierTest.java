@@ -103,6 +103,8 @@ class GlobalBarrierTest {
                 var failed = error(ErrorCode.UNKNOWN, () -> coordinator.awaitRound(0, 1_000));
                 assertTrue(failed.getMessage().contains("worker 2"), failed.getMessage());
                 error(ErrorCode.TIMED_OUT, () -> new BarrierWorker(region, layout, 1).awaitStart(7, 20));
+                coordinator.abort();
+                error(ErrorCode.ABORTED, () -> w0.awaitStart(1, 1_000));
                 coordinator.halt();
                 assertFalse(w0.awaitStart(1, 1_000));
                 error(ErrorCode.INVALID_ARGUMENT, () -> new BarrierWorker(region, layout, 3));

@@ -1,0 +1,86 @@
+package io.carafe.algorithms.pregel;
+
+import io.carafe.pregel.Combiner;
+import io.carafe.pregel.VertexProgram;
+
+/**
+ * PageRank as a vertex program. Superstep 0 sets every rank to 1/N; superstep k ≥ 1
+ * computes PR_k(v) = (1−d)/N + d·(Σ_{u→v} PR_{k−1}(u)/out(u) + D_{k−1}/N), where D is the
+ * rank held by dangling vertices (no out-edges), spread uniformly so the ranks keep
+ * summing to 1 (the LDBC Graphalytics definition). With {@code dropDangling} that mass is
+ * lost instead, as in the classic Pregel paper. Messages: rank/out-degree, summed by the
+ * combiner. Aggregators: 0 = dangling rank, 1 = L1 change of the superstep.
+ * Stops after {@code iterations} updates, or earlier once the L1 change falls below
+ * {@code tolerance} (0 turns that off).
+ */
+public final class PageRank implements VertexProgram {
+    static final int DANGLING = 0;
+    static final int RESIDUAL = 1;
+
+    private final double damping;
+    private final int iterations;
+    private final double tolerance;
+    private final boolean dropDangling;
+
+    public PageRank(double damping, int iterations, double tolerance, boolean dropDangling) {
+        if (damping < 0 || damping > 1) {
+            throw new IllegalArgumentException("--damping must be in [0, 1], was " + damping);
+        }
+        if (iterations < 1) {
+            throw new IllegalArgumentException("PageRank needs at least one iteration, was " + iterations);
+        }
+        if (tolerance < 0) {
+            throw new IllegalArgumentException("--tolerance must be >= 0, was " + tolerance);
+        }
+        this.damping = damping;
+        this.iterations = iterations;
+        this.tolerance = tolerance;
+        this.dropDangling = dropDangling;
+    }
+
+    @Override
+    public void compute(Context ctx) {
+        double n = ctx.vertexCount();
+        double rank;
+        if (ctx.superstep() == 0) {
+            rank = 1.0 / n;
+        } else {
+            double incoming = ctx.hasMessages() ? ctx.message() : 0;
+            double dangling = dropDangling ? 0 : ctx.aggregated(DANGLING) / n;
+            rank = (1 - damping) / n + damping * (incoming + dangling);
+            ctx.aggregate(RESIDUAL, Math.abs(rank - ctx.value()));
+        }
+        ctx.setValue(rank);
+        if (ctx.superstep() < iterations) {
+            int degree = ctx.outDegree();
+            if (degree > 0) {
+                ctx.sendToNeighbours(rank / degree);
+            } else {
+                ctx.aggregate(DANGLING, rank);
+            }
+        } else {
+            ctx.voteToHalt();
+        }
+    }
+
+    @Override
+    public Combiner combiner() {
+        return Combiner.SUM;
+    }
+
+    @Override
+    public int aggregators() {
+        return 2;
+    }
+
+    @Override
+    public boolean masterCompute(MasterContext master) {
+        long s = master.superstep();
+        return s >= iterations || (tolerance > 0 && s >= 1 && master.aggregated(RESIDUAL) < tolerance);
+    }
+
+    /** The L1 change of a superstep's aggregates. */
+    public static double residual(double[] aggregates) {
+        return aggregates[RESIDUAL];
+    }
+}

@@ -1,0 +1,225 @@
+package io.carafe.algorithms.pregel;
+
+import io.carafe.algorithms.online.Dijkstra;
+import io.carafe.algorithms.online.Verifier;
+import io.carafe.datasets.Datasets;
+import io.carafe.graph.CarafeGraph;
+import io.carafe.graph.VertexLayout;
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.GraphImporter;
+import io.carafe.importer.ImportOptions;
+import io.carafe.pregel.PregelException;
+import io.carafe.pregel.PregelJob;
+import io.carafe.pregel.VertexProgram;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(120)
+class PregelTest {
+    @TempDir
+    Path dir;
+    private RStore rstore;
+
+    @BeforeEach
+    void start() {
+        rstore = RStore.embedded(RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withLocalArenaBytes(1 << 22));
+    }
+
+    @AfterEach
+    void stop() {
+        rstore.close();
+    }
+
+    private static Path shared(String relative) {
+        Path root = Datasets.sharedDir().orElse(null);
+        Assumptions.assumeTrue(root != null, "no shared/datasets beside the checkout: the real-graph tests need it");
+        Path file = root.resolve(relative);
+        Assumptions.assumeTrue(Files.exists(file), file + " is missing");
+        return file;
+    }
+
+    private GraphFile load(String name, Path file, ImportOptions options) {
+        GraphFile g = GraphImporter.importEdgeList(file, options, dir.resolve("cache"), null).file();
+        CarafeGraph.load(rstore, name, g);
+        return g;
+    }
+
+    private PregelJob.Result run(String graph, VertexProgram program, int workers) {
+        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
+    }
+
+    private static Map<Long, String> expected(Path file) throws IOException {
+        Map<Long, String> values = new HashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            String[] parts = line.trim().split(" ");
+            values.put(Long.parseLong(parts[0]), parts[1]);
+        }
+        return values;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void shouldMatchTheLdbcExampleAnswers(int workers) throws IOException {
+        for (String kind : new String[] {"directed", "undirected"}) {
+            Path base = shared("reference/ldbc-example/example-" + kind + ".e").getParent();
+            ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withUndirected(kind.equals("undirected"))
+                    .withVerticesFile(base.resolve("example-" + kind + ".v"));
+            String name = "ldbc-" + kind + "-" + workers;
+            try (GraphFile g = load(name, base.resolve("example-" + kind + ".e"), options)) {
+                int n = (int) g.header().vertexCount();
+                long source = kind.equals("directed") ? 1 : 2;
+                int sourceId = Verifier.vertexId(g, source);
+                double[] pr = run(name, new PageRank(0.85, 2, 0, false), workers).values();
+                double[] bfs = run(name, new ShortestPaths(sourceId, true), workers).values();
+                double[] sssp = run(name, new ShortestPaths(sourceId, false), workers).values();
+                Map<Long, String> wantPr = expected(base.resolve("example-" + kind + "-PR"));
+                Map<Long, String> wantBfs = expected(base.resolve("example-" + kind + "-BFS"));
+                Map<Long, String> wantSssp = expected(base.resolve("example-" + kind + "-SSSP"));
+                for (int v = 0; v < n; v++) {
+                    long id = VertexLayout.originalId(g.vertices(), v);
+                    String at = kind + " vertex " + id + " with " + workers + " workers";
+                    assertEquals(Double.parseDouble(wantPr.get(id)), pr[v], 1e-12, "PageRank of " + at);
+                    long level = Long.parseLong(wantBfs.get(id));
+                    assertEquals(level == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : level, bfs[v], "BFS of " + at);
+                    assertEquals(Double.parseDouble(wantSssp.get(id)), sssp[v], 1e-12, "SSSP of " + at);
+                }
+            }
+            // weakly connected components ignore direction: import with both directions
+            String wccName = "ldbc-wcc-" + kind + "-" + workers;
+            try (GraphFile g = load(wccName, base.resolve("example-" + kind + ".e"), options.withUndirected(true))) {
+                double[] wcc = run(wccName, new ConnectedComponents(), workers).values();
+                Map<Long, String> want = expected(base.resolve("example-" + kind + "-WCC"));
+                for (int v = 0; v < wcc.length; v++) {
+                    long label = VertexLayout.originalId(g.vertices(), (int) wcc[v]);
+                    assertEquals(Long.parseLong(want.get(VertexLayout.originalId(g.vertices(), v))), label, "WCC of " + kind + " vertex " + v);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void shouldMatchPowerIterationOnARealGraph(int workers) {
+        String name = "wiki-" + workers;
+        try (GraphFile g = load(name, shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            PregelJob.Result r = run(name, new PageRank(0.85, 20, 0, false), workers);
+            double[] want = PowerIteration.pageRank(g, 0.85, 20, false);
+            for (int v = 0; v < want.length; v++) {
+                assertEquals(want[v], r.values()[v], 1e-9, "vertex " + v);
+            }
+            double sum = 0;
+            for (double x : r.values()) {
+                sum += x;
+            }
+            assertEquals(1.0, sum, 1e-9, "dangling rank is spread, so ranks sum to 1");
+            assertEquals(21, r.supersteps().size(), "superstep 0 initialises, 1..20 update");
+            assertEquals(workers, r.partitioning().partitions());
+        }
+    }
+
+    @Test
+    void shouldStopWhenTheChangeFallsBelowTheTolerance() {
+        try (GraphFile g = load("slashdot", shared("snap/soc-Slashdot0902.txt.gz"), ImportOptions.defaults())) {
+            PregelJob.Result r = run("slashdot", new PageRank(0.85, 100, 1e-6, false), 2);
+            int updates = r.supersteps().size() - 1;
+            assertTrue(updates < 100, "converged before the bound: " + updates);
+            assertTrue(PageRank.residual(r.supersteps().getLast().aggregates()) < 1e-6);
+            assertTrue(PageRank.residual(r.supersteps().get(r.supersteps().size() - 2).aggregates()) >= 1e-6, "stopped at the first superstep under tolerance");
+            double[] want = PowerIteration.pageRank(g, 0.85, updates, false);
+            for (int v = 0; v < want.length; v++) {
+                assertEquals(want[v], r.values()[v], 1e-9, "vertex " + v);
+            }
+        }
+    }
+
+    @Test
+    void shouldAgreeWithDijkstraAndFindSnapsLargestWeakComponent() {
+        try (GraphFile g = load("p2p31", shared("snap/p2p-31.e"), ImportOptions.defaults().withWeightColumn(3));
+             CarafeGraph online = CarafeGraph.open(rstore, "p2p31")) {
+            int source = online.vertexId(1);
+            double[] pregel = run("p2p31", new ShortestPaths(source, false), 2).values();
+            assertArrayEquals(Dijkstra.run(online, source).distance(), pregel);
+        }
+        try (GraphFile g = load("wiki-wcc", shared("snap/wiki-Vote.txt"), ImportOptions.defaults().withUndirected(true))) {
+            double[] labels = run("wiki-wcc", new ConnectedComponents(), 2).values();
+            Map<Double, Integer> sizes = new HashMap<>();
+            for (double label : labels) {
+                sizes.merge(label, 1, Integer::sum);
+            }
+            assertEquals(7_066, sizes.values().stream().mapToInt(Integer::intValue).max().orElseThrow(), "SNAP: largest WCC of wiki-Vote");
+        }
+    }
+
+    /** Without a combiner every message is delivered: each vertex counts its in-edges. */
+    @Test
+    void shouldDeliverEveryMessageWithoutACombiner() {
+        VertexProgram inDegree = ctx -> {
+            if (ctx.superstep() == 0) {
+                ctx.sendToNeighbours(1.0);
+            } else {
+                double sum = 0;
+                for (int i = 0; i < ctx.messageCount(); i++) {
+                    sum += ctx.messageAt(i);
+                }
+                ctx.setValue(sum);
+            }
+            ctx.voteToHalt();
+        };
+        try (GraphFile g = load("eu", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            double[] got = run("eu", inDegree, 3).values();
+            double[] want = new double[got.length];
+            for (long e = 0; e < g.header().edgeCount(); e++) {
+                want[io.carafe.graph.EdgeLayout.target(g.edges(), e)]++;
+            }
+            assertArrayEquals(want, got);
+        }
+    }
+
+    @Test
+    void shouldReportAFailingWorkerAndCleanUp() throws IOException {
+        Path file = dir.resolve("ring.txt");
+        StringBuilder ring = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            ring.append(i).append(' ').append((i + 1) % 100).append('\n');
+        }
+        Files.writeString(file, ring.toString());
+        try (GraphFile g = load("ring", file, ImportOptions.defaults())) {
+            VertexProgram failing = ctx -> {
+                if (ctx.superstep() == 3 && ctx.vertex() == 77) {
+                    throw new IllegalStateException("vertex 77 gives up");
+                }
+                ctx.sendToNeighbours(1);
+            };
+            PregelException e = assertThrows(PregelException.class, () -> run("ring", failing, 2));
+            assertTrue(e.getMessage().contains("worker 1 failed: vertex 77 gives up"), e.getMessage());
+            VertexProgram twice = ctx -> {
+                ctx.sendToNeighbours(1);
+                ctx.sendToNeighbours(2);
+            };
+            PregelException e2 = assertThrows(PregelException.class, () -> run("ring", twice, 2));
+            assertTrue(e2.getMessage().contains("at most once per superstep"), e2.getMessage());
+            assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "job namespaces are deleted");
+            // the engine still works after failures
+            assertEquals(100, run("ring", new ShortestPaths(0, true), 2).values().length);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.carafe.graph;
+
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A contiguous range of a graph's vertices with their out-edges, mapped on their own: what
+ * a partition worker needs, and no more local memory than its share of the graph.
+ */
+public final class GraphPartition implements AutoCloseable {
+    private final GraphHeader header;
+    private final int from;
+    private final int to;
+    private final long firstEdge;
+    private final long edgeCount;
+    private final Mapping records;
+    private final Mapping targets;
+    private final Mapping weights;
+
+    private GraphPartition(GraphHeader header, int from, int to, long firstEdge, long edgeCount, Mapping records, Mapping targets, Mapping weights) {
+        this.header = header;
+        this.from = from;
+        this.to = to;
+        this.firstEdge = firstEdge;
+        this.edgeCount = edgeCount;
+        this.records = records;
+        this.targets = targets;
+        this.weights = weights;
+    }
+
+    /** Maps vertices {@code [from, to)} of graph {@code name} and their edges. */
+    public static GraphPartition open(RStore rstore, String name, int from, int to) {
+        GraphHeader header = CarafeGraph.readHeader(rstore, name);
+        if (from < 0 || to > header.vertexCount() || from >= to) {
+            throw new IndexOutOfBoundsException("partition [" + from + ", " + to + ") is not a non-empty range of 0.." + header.vertexCount());
+        }
+        RAddress vertices = rstore.joinNamespace(CarafeGraph.namespace(name, "vertices")).raddress(header.verticesAt());
+        Mapping records = vertices.map(VertexLayout.offset(from), (to - from) * VertexLayout.BYTES, MapFlags.READ_ONLY);
+        try {
+            // the first edge of the range and the end of its last vertex's list
+            records.read(0, VertexLayout.BYTES);
+            records.read(VertexLayout.offset(to - 1 - from), VertexLayout.BYTES);
+            MemorySegment r = records.segment();
+            long first = VertexLayout.firstEdge(r, 0);
+            long end = VertexLayout.firstEdge(r, to - 1 - from) + VertexLayout.degree(r, to - 1 - from);
+            long count = end - first;
+            Mapping t = mapEdges(rstore, name, "edges", header.edgesAt(), first, count, EdgeLayout.TARGET_BYTES);
+            Mapping w = header.weighted() ? mapEdges(rstore, name, "weights", header.weightsAt(), first, count, EdgeLayout.WEIGHT_BYTES) : null;
+            return new GraphPartition(header, from, to, first, count, records, t, w);
+        } catch (RuntimeException e) {
+            records.close();
+            throw e;
+        }
+    }
+
+    private static Mapping mapEdges(RStore rstore, String name, String part, long address, long first, long count, long bytesPerEdge) {
+        RAddress segment = rstore.joinNamespace(CarafeGraph.namespace(name, part)).raddress(address);
+        // an empty range still maps one element, so the iterator has memory to point at
+        long length = Math.max(count, 1) * bytesPerEdge;
+        long offset = Math.min(first * bytesPerEdge, segment.length() - length);
+        return segment.map(Math.max(offset, 0), Math.min(length, segment.length()), MapFlags.READ_ONLY);
+    }
+
+    public GraphHeader header() {
+        return header;
+    }
+
+    public int from() {
+        return from;
+    }
+
+    public int to() {
+        return to;
+    }
+
+    public long edgeCount() {
+        return edgeCount;
+    }
+
+    /** A sequential iterator over the partition's vertices and edges (reads from RStore as it goes). */
+    public SequentialEdgeIterator scan() {
+        long edgeBase = targets.offset() / EdgeLayout.TARGET_BYTES;
+        return new SequentialEdgeIterator(records, from, targets, weights, edgeBase, from, to, header.vertexCount());
+    }
+
+    @Override
+    public void close() {
+        records.close();
+        targets.close();
+        if (weights != null) {
+            weights.close();
+        }
+    }
+}

@@ -1,0 +1,494 @@
+package io.carafe.pregel;
+
+import io.carafe.graph.GraphPartition;
+import io.carafe.graph.SequentialEdgeIterator;
+import io.rstore.AllocFlags;
+import io.rstore.Batch;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.Namespace;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import io.rstore.barrier.BarrierLayout;
+import io.rstore.barrier.BarrierWorker;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+
+/**
+ * One partition worker. It joins a job knowing only the cluster and the job's namespace:
+ * the directory there names the graph, the partitioning, the values, the barrier and the
+ * mailbox grid. Setup round: count edges into every partition, allocate its outbox row,
+ * write the row into the directory. Then, each superstep: read the inbox column,
+ * compute, write the outbox row and the values, report counts and aggregates, wait.
+ * Nothing is allocated per vertex or message.
+ */
+final class PartitionWorker implements Callable<Void> {
+    private final String clusterUri;
+    private final RStoreSettings settings;
+    private final String jobNamespace;
+    private final int index;
+    private final VertexProgram program;
+    private final long timeoutMs;
+
+    PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, VertexProgram program, long timeoutMs) {
+        this.clusterUri = clusterUri;
+        this.settings = settings;
+        this.jobNamespace = jobNamespace;
+        this.index = index;
+        this.program = program;
+        this.timeoutMs = timeoutMs;
+    }
+
+    @Override
+    public Void call() {
+        try (RStore rstore = RStore.connect(clusterUri, settings)) {
+            Namespace job = rstore.joinNamespace(jobNamespace);
+            try (Mapping directory = job.raddress(RStore.RSTORE_INIT_RADDRESS).map(MapFlags.PREFETCH)) {
+                MemorySegment dir = directory.segment();
+                if (!JobLayout.valid(dir)) {
+                    throw new IllegalStateException(jobNamespace + " holds no Pregel job directory");
+                }
+                int partitions = JobLayout.partitions(dir);
+                BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(JobLayout.aggregators(dir)));
+                try (BarrierWorker barrier = new BarrierWorker(job.raddress(JobLayout.barrierAt(dir)), layout, index)) {
+                    try {
+                        new Run(rstore, job, directory, barrier).run();
+                    } catch (RuntimeException | Error e) {
+                        if (!isAbort(e)) {
+                            barrier.fail(); // an abort needs no report: the coordinator started it
+                        }
+                        throw e;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The state of one run; fields rather than locals so the context can reach them. */
+    private final class Run implements VertexProgram.Context {
+        private final RStore rstore;
+        private final Namespace job;
+        private final Mapping directory;
+        private final BarrierWorker barrier;
+        private final int partitions;
+        private final int aggregators;
+        private final long vertexCount;
+        private final Partitioning partitioning;
+        private final Combiner combiner;
+        private final int from;
+        private final int size;
+
+        private SequentialEdgeIterator scan;
+        private Mapping values;
+        private MemorySegment valueBytes;
+        private final Mapping[] inbox;
+        private final long[] inCapacity;
+        private final Mapping[] outbox;
+        private final long[] outCapacity;
+        private final long[] outCount;
+        private final long[] inCount;
+        // container views by parity, made once: [superstep & 1][partition]
+        private final MemorySegment[][] inContainer;
+        private final MemorySegment[][] outContainer;
+        private final Batch batch = new Batch();
+
+        // inbox, combined: one value per local vertex, and who got one
+        private double[] combined;
+        private long[] hasMessage;
+        // inbox, uncombined: messages grouped by local vertex (counting sort)
+        private int[] messageStart;
+        private double[] messageValues;
+        private int[] rawTarget;
+        private double[] rawValue;
+        // outbox, combined: one slot per global vertex, and per partition the targets touched
+        private double[] outValue;
+        private long[] outTouched;
+        private IntArrayList[] touched;
+
+        private final long[] halted;
+        private final double[] previousAggregates;
+        private final double[] aggregates;
+        private long superstep;
+        private int vertex;
+        private int local;
+        private boolean sent;
+        private long messagesSent;
+
+        Run(RStore rstore, Namespace job, Mapping directory, BarrierWorker barrier) {
+            this.rstore = rstore;
+            this.job = job;
+            this.directory = directory;
+            this.barrier = barrier;
+            MemorySegment dir = directory.segment();
+            this.partitions = JobLayout.partitions(dir);
+            this.aggregators = JobLayout.aggregators(dir);
+            this.vertexCount = JobLayout.vertices(dir);
+            this.partitioning = new Partitioning(JobLayout.starts(dir), 0, 0);
+            this.combiner = JobLayout.combiner(dir);
+            this.from = partitioning.start(index);
+            this.size = partitioning.end(index) - from;
+            this.inbox = new Mapping[partitions];
+            this.inCapacity = new long[partitions];
+            this.outbox = new Mapping[partitions];
+            this.outCapacity = new long[partitions];
+            this.outCount = new long[partitions];
+            this.inCount = new long[partitions];
+            this.inContainer = new MemorySegment[2][partitions];
+            this.outContainer = new MemorySegment[2][partitions];
+            this.halted = new long[(size + 63) >>> 6];
+            this.previousAggregates = new double[aggregators];
+            this.aggregates = new double[aggregators];
+        }
+
+        void run() {
+            if (!barrier.awaitStart(0, timeoutMs)) {
+                return;
+            }
+            String graph = JobLayout.graph(directory.segment());
+            try (GraphPartition part = GraphPartition.open(rstore, graph, from, from + size)) {
+                scan = part.scan();
+                setUp();
+                barrier.finish(0);
+                if (!barrier.awaitStart(1, timeoutMs)) {
+                    return;
+                }
+                joinInbox();
+                for (superstep = 0; ; superstep++) {
+                    if (superstep > 0 && !barrier.awaitStart(superstep + 1, timeoutMs)) {
+                        return;
+                    }
+                    step();
+                    barrier.finish(superstep + 1);
+                }
+            } finally {
+                closeAll(inbox);
+                closeAll(outbox);
+                if (values != null) {
+                    values.close();
+                }
+            }
+        }
+
+        /** Counts this partition's edges into every partition, sizes and allocates the outbox row, publishes it. */
+        private void setUp() {
+            long[] edgesInto = new long[partitions];
+            for (int v; (v = scan.nextVertex()) >= 0; ) {
+                for (int t; (t = scan.nextInt()) >= 0; ) {
+                    edgesInto[partitioning.partitionOf(t)]++;
+                }
+            }
+            MemorySegment dir = directory.segment();
+            for (int j = 0; j < partitions; j++) {
+                long targets = partitioning.end(j) - partitioning.start(j);
+                outCapacity[j] = combiner == null ? edgesInto[j] : Math.min(edgesInto[j], targets);
+                RAddress segment = job.alloc(MailboxLayout.segmentBytes(outCapacity[j]), AllocFlags.GROW);
+                outbox[j] = segment.map(MapFlags.NONE);
+                for (int parity = 0; parity < 2; parity++) {
+                    outContainer[parity][j] = outbox[j].segment().asSlice(MailboxLayout.container(outCapacity[j], parity));
+                }
+                JobLayout.setCell(dir, partitions, index, j, segment.address(), outCapacity[j]);
+            }
+            directory.write(JobLayout.row(partitions, index), JobLayout.rowBytes(partitions));
+            values = job.raddress(JobLayout.valuesAt(dir)).map(8L * from, Math.max(8L * size, 8), MapFlags.NONE);
+            valueBytes = values.segment();
+            if (combiner != null) {
+                combined = new double[size];
+                hasMessage = new long[(size + 63) >>> 6];
+                outValue = new double[(int) vertexCount];
+                outTouched = new long[(int) ((vertexCount + 63) >>> 6)];
+                touched = new IntArrayList[partitions];
+                for (int j = 0; j < partitions; j++) {
+                    touched[j] = new IntArrayList();
+                }
+            }
+        }
+
+        /** Maps the inbox column, now that every worker has published its row. */
+        private void joinInbox() {
+            directory.read();
+            MemorySegment dir = directory.segment();
+            long total = 0;
+            for (int j = 0; j < partitions; j++) {
+                inCapacity[j] = JobLayout.cellCapacity(dir, partitions, j, index);
+                inbox[j] = job.raddress(JobLayout.cellAddress(dir, partitions, j, index)).map(MapFlags.NONE);
+                for (int parity = 0; parity < 2; parity++) {
+                    inContainer[parity][j] = inbox[j].segment().asSlice(MailboxLayout.container(inCapacity[j], parity));
+                }
+                total += inCapacity[j];
+            }
+            if (combiner == null) {
+                if (total > Integer.MAX_VALUE - 8) {
+                    throw new IllegalStateException("partition " + index + " may receive " + total + " messages a superstep; use more workers or a combiner");
+                }
+                messageStart = new int[size + 1];
+                messageValues = new double[(int) total];
+                rawTarget = new int[(int) total];
+                rawValue = new double[(int) total];
+            }
+        }
+
+        private void step() {
+            MemorySegment coordinator = barrier.coordinatorArea();
+            for (int a = 0; a < aggregators; a++) {
+                previousAggregates[a] = BarrierAreas.aggregate(coordinator, a);
+                aggregates[a] = 0;
+            }
+            Arrays.fill(outCount, 0);
+            messagesSent = 0;
+            readInbox();
+            long active = 0;
+            scan.restart();
+            for (int v; (v = scan.nextVertex()) >= 0; ) {
+                vertex = v;
+                local = v - from;
+                boolean message = hasMessages();
+                boolean wasHalted = (halted[local >>> 6] & (1L << local)) != 0;
+                if (superstep == 0 || message || !wasHalted) {
+                    halted[local >>> 6] &= ~(1L << local);
+                    sent = false;
+                    program.compute(this);
+                    if ((halted[local >>> 6] & (1L << local)) == 0) {
+                        active++;
+                    }
+                }
+            }
+            writeOutbox();
+            values.write();
+            MemorySegment area = barrier.area();
+            BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
+            BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
+            for (int a = 0; a < aggregators; a++) {
+                BarrierAreas.putAggregate(area, a, aggregates[a]);
+            }
+        }
+
+        /** Messages written in the previous superstep: the (superstep mod 2) containers of the inbox column. */
+        private void readInbox() {
+            if (combiner != null) {
+                Arrays.fill(hasMessage, 0);
+            } else {
+                Arrays.fill(messageStart, 0);
+            }
+            if (superstep == 0) {
+                return;
+            }
+            for (int j = 0; j < partitions; j++) {
+                batch.read(inbox[j], MailboxLayout.container(inCapacity[j], superstep), MailboxLayout.HEADER);
+            }
+            batch.join();
+            int parity = (int) (superstep & 1);
+            for (int j = 0; j < partitions; j++) {
+                inCount[j] = MailboxLayout.count(inContainer[parity][j]);
+                if (inCount[j] > inCapacity[j]) {
+                    throw new IllegalStateException("mailbox " + j + "->" + index + " claims " + inCount[j] + " messages, room for " + inCapacity[j]);
+                }
+                if (inCount[j] > 0) {
+                    batch.read(inbox[j], MailboxLayout.container(inCapacity[j], superstep) + MailboxLayout.HEADER, inCount[j] * MailboxLayout.MESSAGE);
+                }
+            }
+            batch.join();
+            int raw = 0;
+            for (int j = 0; j < partitions; j++) {
+                MemorySegment container = inContainer[parity][j];
+                for (long i = 0; i < inCount[j]; i++) {
+                    int target = MailboxLayout.target(container, i) - from;
+                    double value = MailboxLayout.value(container, i);
+                    if (combiner != null) {
+                        long bit = 1L << target;
+                        if ((hasMessage[target >>> 6] & bit) == 0) {
+                            hasMessage[target >>> 6] |= bit;
+                            combined[target] = value;
+                        } else {
+                            combined[target] = combiner.combine(combined[target], value);
+                        }
+                    } else {
+                        rawTarget[raw] = target;
+                        rawValue[raw++] = value;
+                        messageStart[target + 1]++;
+                    }
+                }
+            }
+            if (combiner == null) { // group by target: counting sort
+                for (int v = 0; v < size; v++) {
+                    messageStart[v + 1] += messageStart[v];
+                }
+                int[] next = rawNext();
+                for (int i = 0; i < raw; i++) {
+                    messageValues[next[rawTarget[i]]++] = rawValue[i];
+                }
+            }
+        }
+
+        private int[] nextScratch;
+
+        private int[] rawNext() {
+            if (nextScratch == null) {
+                nextScratch = new int[size];
+            }
+            System.arraycopy(messageStart, 0, nextScratch, 0, size);
+            return nextScratch;
+        }
+
+        /** Encodes and writes the ((superstep + 1) mod 2) containers of the outbox row, all posted together. */
+        private void writeOutbox() {
+            long parity = superstep + 1;
+            for (int j = 0; j < partitions; j++) {
+                MemorySegment container = outContainer[(int) (parity & 1)][j];
+                if (combiner != null) {
+                    IntArrayList list = touched[j];
+                    for (int i = 0; i < list.size(); i++) {
+                        int t = list.getInt(i);
+                        MailboxLayout.put(container, i, t, outValue[t]);
+                        outTouched[t >>> 6] &= ~(1L << t);
+                    }
+                    outCount[j] = list.size();
+                    list.clear();
+                }
+                MailboxLayout.setCount(container, outCount[j]);
+                batch.write(outbox[j], MailboxLayout.container(outCapacity[j], parity), MailboxLayout.HEADER + outCount[j] * MailboxLayout.MESSAGE);
+            }
+            batch.join();
+        }
+
+        private void deliver(int target, double value) {
+            messagesSent++;
+            int j = partitioning.partitionOf(target);
+            if (combiner != null) {
+                long bit = 1L << target;
+                if ((outTouched[target >>> 6] & bit) == 0) {
+                    outTouched[target >>> 6] |= bit;
+                    outValue[target] = value;
+                    touched[j].add(target);
+                } else {
+                    outValue[target] = combiner.combine(outValue[target], value);
+                }
+                return;
+            }
+            if (outCount[j] >= outCapacity[j]) {
+                throw new IllegalStateException("mailbox " + index + "->" + j + " is full (" + outCapacity[j]
+                        + " messages, one per edge): a vertex program may send one message per out-edge per superstep");
+            }
+            MailboxLayout.put(outContainer[(int) ((superstep + 1) & 1)][j], outCount[j]++, target, value);
+        }
+
+        // ---- VertexProgram.Context ----
+
+        @Override
+        public long superstep() {
+            return superstep;
+        }
+
+        @Override
+        public long vertexCount() {
+            return vertexCount;
+        }
+
+        @Override
+        public int vertex() {
+            return vertex;
+        }
+
+        @Override
+        public int outDegree() {
+            return scan.degree();
+        }
+
+        @Override
+        public double value() {
+            return valueBytes.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local);
+        }
+
+        @Override
+        public void setValue(double value) {
+            valueBytes.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local, value);
+        }
+
+        @Override
+        public boolean hasMessages() {
+            if (combiner != null) {
+                return (hasMessage[local >>> 6] & (1L << local)) != 0;
+            }
+            return messageStart[local + 1] > messageStart[local];
+        }
+
+        @Override
+        public double message() {
+            if (combiner == null) {
+                throw new IllegalStateException("message() needs a combiner; without one use messageCount() and messageAt(i)");
+            }
+            return hasMessages() ? combined[local] : combiner.identity();
+        }
+
+        @Override
+        public int messageCount() {
+            if (combiner != null) {
+                return hasMessages() ? 1 : 0;
+            }
+            return messageStart[local + 1] - messageStart[local];
+        }
+
+        @Override
+        public double messageAt(int i) {
+            if (combiner != null) {
+                return message();
+            }
+            return messageValues[messageStart[local] + i];
+        }
+
+        @Override
+        public void sendToNeighbours(double value) {
+            startSending();
+            for (int t; (t = scan.nextInt()) >= 0; ) {
+                deliver(t, value);
+            }
+        }
+
+        @Override
+        public void sendToNeighboursPlusWeight(double value) {
+            startSending();
+            for (int t; (t = scan.nextInt()) >= 0; ) {
+                deliver(t, value + scan.weight());
+            }
+        }
+
+        private void startSending() {
+            if (sent) {
+                throw new IllegalStateException("a vertex sends along its edges at most once per superstep");
+            }
+            sent = true;
+        }
+
+        @Override
+        public void voteToHalt() {
+            halted[local >>> 6] |= 1L << local;
+        }
+
+        @Override
+        public void aggregate(int i, double value) {
+            aggregates[i] += value;
+        }
+
+        @Override
+        public double aggregated(int i) {
+            return previousAggregates[i];
+        }
+    }
+
+    static boolean isAbort(Throwable e) {
+        return e instanceof io.rstore.RStoreException rse && rse.code() == io.rstore.ErrorCode.ABORTED;
+    }
+
+    private static void closeAll(Mapping[] mappings) {
+        for (Mapping m : mappings) {
+            if (m != null) {
+                m.close();
+            }
+        }
+    }
+}

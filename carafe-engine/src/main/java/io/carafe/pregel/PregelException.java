@@ -1,0 +1,8 @@
+package io.carafe.pregel;
+
+/** A Pregel job failed: the message names the worker and its cause. */
+public final class PregelException extends RuntimeException {
+    public PregelException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
