@@ -64,7 +64,8 @@ ensure_built() {
         echo "building Carafe (first run; takes a minute)..." >&2
     fi
     require_maven || return 1
-    (cd "$CARAFE_ROOT" && mvn -q -B -ntp -Dstyle.color=never -DskipTests install >&2) || {
+    # Maven itself still uses sun.misc.Unsafe; keep Java 25 from warning about it on every build.
+    (cd "$CARAFE_ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" mvn -q -B -ntp -Dstyle.color=never -DskipTests install >&2) || {
         echo "error: the build failed; run 'mvn -DskipTests install' in $CARAFE_ROOT to see why." >&2
         return 1
     }

@@ -66,6 +66,7 @@ public final class Batch {
         completion.arm(pieces, timeout);
         for (int i = 0; i < size; i++) {
             mappings[i].post(writes[i], offsets[i], lengths[i], completion);
+            mappings[i].meter(writes[i], lengths[i]);
         }
         submitted = true;
         return this;

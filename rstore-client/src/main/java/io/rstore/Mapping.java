@@ -183,6 +183,11 @@ public final class Mapping implements AutoCloseable {
         }
         completion.arm(pieces(offset, length), timeoutNanos);
         post(write, offset, length, completion);
+        meter(write, length);
+    }
+
+    /** Counts bytes moved by an operation not timed here (async forms, batches). */
+    void meter(boolean write, long length) {
         if (metrics != null) {
             (write ? metrics.writeBytes : metrics.readBytes).mark(length);
         }

@@ -7,13 +7,14 @@ import java.lang.foreign.ValueLayout;
  * What travels in the barrier's areas each superstep.
  *
  * <pre>
- *  worker area:      | active vertices (long) | messages sent (long) | 8 pad | aggregator 0..A-1 (double) |
+ *  worker area:      | active vertices (long) | messages sent (long) | bytes moved (long) | aggregator 0..A-1 (double) |
  *  coordinator area: | superstep (long)       | active (long)        | messages (long) | global aggregators of the previous superstep |
  * </pre>
  */
 final class BarrierAreas {
     static final long ACTIVE = 0;
     static final long MESSAGES = 8;
+    static final long BYTES = 16;
     static final long SUPERSTEP = 0;
     static final long TOTAL_ACTIVE = 8;
     static final long TOTAL_MESSAGES = 16;

@@ -233,7 +233,15 @@ final class PartitionWorker implements Callable<Void> {
             }
         }
 
+        /** Bytes this worker's client has read and written through RStore so far (0 with metrics off). */
+        private long bytesMoved() {
+            var metrics = rstore.metrics();
+            return metrics.meter(io.rstore.internal.ClientMetrics.READ_BYTES).getCount()
+                    + metrics.meter(io.rstore.internal.ClientMetrics.WRITE_BYTES).getCount();
+        }
+
         private void step() {
+            long bytesBefore = bytesMoved();
             MemorySegment coordinator = barrier.coordinatorArea();
             for (int a = 0; a < aggregators; a++) {
                 previousAggregates[a] = BarrierAreas.aggregate(coordinator, a);
@@ -263,6 +271,7 @@ final class PartitionWorker implements Callable<Void> {
             MemorySegment area = barrier.area();
             BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
+            BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
             for (int a = 0; a < aggregators; a++) {
                 BarrierAreas.putAggregate(area, a, aggregates[a]);
             }

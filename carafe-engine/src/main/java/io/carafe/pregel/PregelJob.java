@@ -65,7 +65,7 @@ public final class PregelJob {
     }
 
     /** One superstep as the coordinator saw it. */
-    public record Superstep(long index, double seconds, long activeVertices, long messages, double[] aggregates) {
+    public record Superstep(long index, double seconds, long activeVertices, long messages, long bytesMoved, double[] aggregates) {
     }
 
     /** The outcome: every vertex's value and the supersteps run. */
@@ -182,16 +182,18 @@ public final class PregelJob {
                 coordinator.awaitRound(superstep + 1, options.superstepTimeoutMs());
                 active = 0;
                 messages = 0;
+                long bytes = 0;
                 java.util.Arrays.fill(global, 0);
                 for (int w = 0; w < layout.workers(); w++) {
                     MemorySegment worker = coordinator.workerArea(w);
                     active += BarrierAreas.getLong(worker, BarrierAreas.ACTIVE);
                     messages += BarrierAreas.getLong(worker, BarrierAreas.MESSAGES);
+                    bytes += BarrierAreas.getLong(worker, BarrierAreas.BYTES);
                     for (int a = 0; a < aggregators; a++) {
                         global[a] += BarrierAreas.aggregate(worker, a);
                     }
                 }
-                Superstep done = new Superstep(superstep, (System.nanoTime() - start) / 1e9, active, messages, global.clone());
+                Superstep done = new Superstep(superstep, (System.nanoTime() - start) / 1e9, active, messages, bytes, global.clone());
                 supersteps.add(done);
                 if (progress != null) {
                     progress.accept(done);

@@ -276,6 +276,15 @@ class MappingConformanceTest {
             assertEquals(4096L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY, client.metrics().meter(ClientMetrics.READ_BYTES).getCount());
             assertEquals(8L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY, client.metrics().meter(ClientMetrics.WRITE_BYTES).getCount());
             assertTrue(client.metrics().meter(ClientMetrics.READ_BYTES).getMeanRate() > 0);
+            try (Mapping m = client.joinNamespace("m").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
+                new Batch().read(m, 0, 1000).write(m, 0, 24).join();
+                Completion c = new Completion();
+                m.readAsync(0, 7, c);
+                c.join();
+            }
+            assertEquals(4096L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY + 1007, client.metrics().meter(ClientMetrics.READ_BYTES).getCount(),
+                    "batches and async reads count their bytes too");
+            assertEquals(8L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY + 24, client.metrics().meter(ClientMetrics.WRITE_BYTES).getCount());
             assertTrue(client.metrics().timer(ClientMetrics.RPC_PREFIX + "alloc").getCount() >= 1);
         }
     }

@@ -1,0 +1,48 @@
+package io.carafe.cli;
+
+import io.carafe.pregel.PregelJob;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** How a Pregel job runs and reports: shared by pagerank, sssp and wcc. */
+final class EngineOptions {
+
+    @Option(names = {"-w", "--workers"}, defaultValue = "2", description = "partition workers (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = "--partition-weights", paramLabel = "A,B", defaultValue = "1,1", split = ",",
+            description = "vertex weight a + b·degree for partitioning (default: ${DEFAULT-VALUE})")
+    double[] partitionWeights;
+
+    @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")
+    long superstepTimeoutSeconds;
+
+    @Option(names = "--format", defaultValue = "table", description = "table (for people) or json (a summary on stdout) (default: ${DEFAULT-VALUE})")
+    String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "every vertex's value: .tsv or .csv, optionally .gz")
+    Path output;
+
+    @Option(names = "--metrics", paramLabel = "console|csv:DIR", description = "report Dropwizard metrics at the end")
+    String metrics;
+
+    @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")
+    boolean verify;
+
+    PregelJob.Options options(long maxSupersteps) {
+        if (!format.equals("table") && !format.equals("json")) {
+            throw new IllegalArgumentException("--format must be table or json, was " + format);
+        }
+        if (partitionWeights.length != 2) {
+            throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
+        }
+        if (metrics != null && !metrics.equals("console") && !metrics.startsWith("csv:")) {
+            throw new IllegalArgumentException("--metrics must be console or csv:DIR, was " + metrics);
+        }
+        if (superstepTimeoutSeconds < 1) {
+            throw new IllegalArgumentException("--superstep-timeout must be >= 1 second");
+        }
+        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000);
+    }
+}

@@ -1,0 +1,143 @@
+package io.carafe.cli;
+
+import com.codahale.metrics.ConsoleReporter;
+import com.codahale.metrics.CsvReporter;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.UniformReservoir;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.pregel.PregelJob;
+import io.carafe.pregel.VertexProgram;
+import io.rstore.RStore;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleFunction;
+
+/**
+ * The common run of a Pregel command: load the graph, run the program with a progress
+ * line per superstep on stderr, write every value if asked, report metrics, and build the
+ * JSON summary.
+ */
+final class PregelRun {
+    final LoadedGraph graph;
+    final PregelJob.Result result;
+    final double totalSeconds;
+    final ObjectNode summary;
+    private final MetricRegistry metrics = new MetricRegistry();
+
+    private PregelRun(LoadedGraph graph, PregelJob.Result result, double totalSeconds, ObjectNode summary) {
+        this.graph = graph;
+        this.result = result;
+        this.totalSeconds = totalSeconds;
+        this.summary = summary;
+    }
+
+    static PregelRun run(String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine,
+                         long maxSupersteps, long commandStart) {
+        PrintStream err = System.err;
+        MetricRegistry registry = new MetricRegistry();
+        Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
+        Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
+        PregelJob.Options options = engine.options(maxSupersteps);
+        err.printf("%s on %s with %d workers%n", algorithm, graph.name(), options.workers());
+        PregelJob.Result result = PregelJob.run(rstore, graph.name(), program, options, s -> {
+            err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
+                    s.index(), s.activeVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
+            superstepMillis.update((long) (s.seconds() * 1000));
+            superstepMessages.update(s.messages());
+        });
+        double total = (System.nanoTime() - commandStart) / 1e9;
+        ObjectNode summary = new ObjectMapper().createObjectNode();
+        summary.put("algorithm", algorithm);
+        summary.put("graph", graph.name());
+        summary.put("vertices", graph.graph().vertexCount());
+        summary.put("edges", graph.graph().edgeCount());
+        summary.put("workers", options.workers());
+        ObjectNode seconds = summary.putObject("seconds");
+        seconds.put("import", graph.importSeconds());
+        seconds.put("load", graph.loadSeconds());
+        seconds.put("setup", result.setupSeconds());
+        seconds.put("compute", result.computeSeconds());
+        seconds.put("total", total);
+        ArrayNode steps = summary.putArray("supersteps");
+        for (PregelJob.Superstep s : result.supersteps()) {
+            ObjectNode o = steps.addObject();
+            o.put("superstep", s.index());
+            o.put("seconds", s.seconds());
+            o.put("messages", s.messages());
+            o.put("activeVertices", s.activeVertices());
+            o.put("bytesMoved", s.bytesMoved());
+        }
+        summary.put("peakMemoryBytes", peakMemoryBytes());
+        PregelRun run = new PregelRun(graph, result, total, summary);
+        run.metrics.registerAll(registry);
+        run.metrics.register("rstore", rstore.metrics());
+        return run;
+    }
+
+    /** Writes {@code id<sep>value} for every vertex (original ids), if -o was given. */
+    void writeValues(EngineOptions engine, String valueName, DoubleFunction<String> format) throws IOException {
+        if (engine.output == null) {
+            return;
+        }
+        String file = engine.output.getFileName().toString().toLowerCase(Locale.ROOT);
+        char separator = file.endsWith(".csv") || file.endsWith(".csv.gz") ? ',' : '\t';
+        double[] values = result.values();
+        try (Output out = new Output(engine.output)) {
+            Writer w = out.writer();
+            w.write(separator == ',' ? "id," + valueName + "\n" : "# id\t" + valueName + "\n");
+            for (int v = 0; v < values.length; v++) {
+                w.write(Long.toString(graph.originalId(v)));
+                w.write(separator);
+                w.write(format.apply(values[v]));
+                w.write('\n');
+            }
+            out.commit();
+        }
+        System.err.println("wrote " + engine.output);
+    }
+
+    /** Prints the summary as JSON if asked (then the table is skipped), and reports metrics. */
+    boolean finish(EngineOptions engine, PrintWriter out) throws IOException {
+        if (engine.metrics != null) {
+            if (engine.metrics.equals("console")) {
+                ConsoleReporter.forRegistry(metrics).outputTo(System.err).convertRatesTo(TimeUnit.SECONDS)
+                        .convertDurationsTo(TimeUnit.MICROSECONDS).build().report();
+            } else {
+                Path dir = Path.of(engine.metrics.substring(4));
+                Files.createDirectories(dir);
+                CsvReporter.forRegistry(metrics).build(dir.toFile()).report();
+                System.err.println("metrics written to " + dir);
+            }
+        }
+        if (engine.format.equals("json")) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary));
+            out.flush();
+            return true;
+        }
+        return false;
+    }
+
+    /** Peak resident memory of this process (VmHWM), or -1 where /proc is missing. */
+    static long peakMemoryBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux: no figure
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,134 @@
+package io.carafe.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(120)
+class PregelCommandsTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run run(String... args) {
+        return run(false, args);
+    }
+
+    /**
+     * With {@code captureStderr} the process's stderr (progress, verify lines) is captured
+     * too. Only where needed: while System.err is swapped, picocli's own error output
+     * does not reach the writer set with setErr.
+     */
+    private Run run(boolean captureStderr, String... args) {
+        CommandLine cli = CarafeCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "--cache-dir";
+        all[args.length + 1] = dir.resolve("cache").toString();
+        // progress and verify lines go to the process's stderr: capture it too
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream progress = new java.io.ByteArrayOutputStream();
+        if (captureStderr) {
+            System.setErr(new java.io.PrintStream(progress, true));
+        }
+        int exit;
+        try {
+            exit = cli.execute(all);
+        } finally {
+            System.setErr(original);
+        }
+        return new Run(exit, out.toString(), err + progress.toString());
+    }
+
+    /** A 4-cycle 1->2->3->4->1 plus 1->3: PageRank is symmetric enough to check by hand. */
+    private Path graph() throws IOException {
+        Path file = dir.resolve("g.txt");
+        if (!Files.exists(file)) {
+            Files.writeString(file, "1 2\n2 3\n3 4\n4 1\n1 3\n");
+        }
+        return file;
+    }
+
+    @Test
+    void shouldWriteTheJsonSummaryTheIssueAsksFor() throws IOException {
+        Run r = run("pagerank", "--graph", graph().toString(), "--iterations", "5", "--workers", "2", "--format", "json", "--top", "2");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        for (String field : List.of("algorithm", "graph", "vertices", "edges", "workers", "iterations", "converged", "residual", "seconds", "supersteps", "top")) {
+            assertTrue(j.has(field), "summary has " + field + ": " + r.out());
+        }
+        assertEquals("pagerank", j.get("algorithm").asText());
+        assertEquals(4, j.get("vertices").asInt());
+        assertEquals(5, j.get("edges").asInt());
+        assertEquals(2, j.get("workers").asInt());
+        assertEquals(5, j.get("iterations").asInt());
+        assertFalse(j.get("converged").asBoolean(), "fixed iterations do not claim convergence");
+        for (String s : List.of("load", "compute", "total")) {
+            assertTrue(j.at("/seconds/" + s).isNumber(), s);
+        }
+        assertEquals(6, j.get("supersteps").size(), "superstep 0 plus 5 updates");
+        assertTrue(j.at("/supersteps/0/seconds").isNumber() && j.at("/supersteps/0/messages").asLong() == 5);
+        assertEquals(2, j.get("top").size());
+        assertEquals(3, j.at("/top/0/id").asLong(), "vertex 3 has two in-edges");
+        assertTrue(j.at("/top/0/score").asDouble() > j.at("/top/1/score").asDouble());
+    }
+
+    @Test
+    void shouldPrintTopTableAndWriteEveryRank() throws IOException {
+        Path out = dir.resolve("ranks.csv");
+        Run r = run(true, "pagerank", "-g", graph().toString(), "--tolerance", "1e-10", "-o", out.toString(), "--verify", "-w", "3");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("converged"), r.out());
+        assertTrue(r.err().contains("verify: OK"), r.err());
+        assertTrue(r.err().contains("superstep   0:"), "progress per superstep on stderr");
+        List<String> lines = Files.readAllLines(out);
+        assertEquals("id,pagerank", lines.getFirst());
+        assertEquals(5, lines.size());
+        double sum = lines.stream().skip(1).mapToDouble(l -> Double.parseDouble(l.split(",")[1])).sum();
+        assertEquals(1.0, sum, 1e-9);
+    }
+
+    @Test
+    void shouldRunSsspAndWccInTheSameShape() throws IOException {
+        Path out = dir.resolve("d.tsv");
+        Run sssp = run(true, "sssp", "-g", graph().toString(), "-r", "2", "-o", out.toString(), "--verify");
+        assertEquals(0, sssp.exit(), sssp.err());
+        assertEquals(List.of("# id\tdistance", "1\t3.0", "2\t0.0", "3\t1.0", "4\t2.0"), Files.readAllLines(out), "2->3->4->1");
+        Run wcc = run("wcc", "-g", graph().toString(), "--format", "json");
+        assertEquals(0, wcc.exit(), wcc.err());
+        JsonNode j = new ObjectMapper().readTree(wcc.out());
+        assertEquals(1, j.get("components").asInt());
+        assertEquals(4, j.get("largestComponent").asInt());
+    }
+
+    @Test
+    void shouldRefuseContradictoryOptions() throws IOException {
+        Run both = run("pagerank", "-g", graph().toString(), "--iterations", "3", "--tolerance", "1e-6");
+        assertEquals(CommandLine.ExitCode.USAGE, both.exit());
+        assertTrue(both.err().contains("--iterations or --tolerance"), "err was [" + both.err() + "] out was [" + both.out() + "]");
+        Run workers = run("pagerank", "-g", graph().toString(), "--workers", "0");
+        assertEquals(CommandLine.ExitCode.USAGE, workers.exit());
+        Run tooMany = run("pagerank", "-g", graph().toString(), "--workers", "9");
+        assertEquals(CommandLine.ExitCode.USAGE, tooMany.exit());
+        assertTrue(tooMany.err().contains("cannot cut 4 vertices into 9 partitions"), tooMany.err());
+    }
+}
