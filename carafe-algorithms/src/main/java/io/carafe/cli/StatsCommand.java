@@ -22,6 +22,13 @@ final class StatsCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
+    @picocli.CommandLine.Option(names = {"-w", "--workers"}, defaultValue = "2", description = "show the weighted partitioning for this many workers (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @picocli.CommandLine.Option(names = "--partition-weights", paramLabel = "A,B", defaultValue = "1,1", split = ",",
+            description = "vertex weight a + b·degree (default: ${DEFAULT-VALUE})")
+    double[] partitionWeights;
+
     @Spec
     CommandSpec spec;
 
@@ -58,6 +65,20 @@ final class StatsCommand implements Callable<Integer> {
             out.printf("RStore memory: %,d bytes in segments, %,d reserved (whole chunks)%n", allocated, reserved);
             out.printf("per vertex %d bytes (record), per edge %d bytes (target%s)%n", VertexLayout.BYTES,
                     4 + (h.weighted() ? 8 : 0), h.weighted() ? " + weight" : "");
+            if (partitionWeights.length != 2) {
+                throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
+            }
+            var partitioning = io.carafe.pregel.Partitioning.compute(rstore, g.name(), workers, partitionWeights[0], partitionWeights[1]);
+            out.printf("partitioning for %d workers, weight %s + %s·degree:%n", workers, partitionWeights[0], partitionWeights[1]);
+            long[] edges = new long[workers];
+            var again = g.graph().scan(0, n);
+            for (int v; (v = again.nextVertex()) >= 0; ) {
+                edges[partitioning.partitionOf(v)] += again.degree();
+            }
+            for (int p = 0; p < workers; p++) {
+                out.printf("  partition %d: vertices [%,d, %,d) (%,d), %,d edges%n", p, partitioning.start(p), partitioning.end(p),
+                        partitioning.end(p) - partitioning.start(p), edges[p]);
+            }
             out.flush();
         }
         return 0;

@@ -104,7 +104,7 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
     public long fingerprint() {
         String vertices = verticesFile == null ? "" : verticesFile.toAbsolutePath().normalize().toString();
         String key = String.join("|", "v1", Boolean.toString(undirected), Integer.toString(weightColumn), weights,
-                Long.toString(seed), weightMap, Boolean.toString(keepDuplicates), Boolean.toString(dropSelfLoops),
+                weights.equals("random") ? Long.toString(seed) : "", weightMap, Boolean.toString(keepDuplicates), Boolean.toString(dropSelfLoops),
                 Boolean.toString(skipBadLines), vertices);
         long h = 0xcbf29ce484222325L; // FNV-1a, 64 bit
         for (int i = 0; i < key.length(); i++) {

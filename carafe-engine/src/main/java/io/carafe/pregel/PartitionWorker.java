@@ -12,7 +12,6 @@ import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.barrier.BarrierLayout;
 import io.rstore.barrier.BarrierWorker;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -28,6 +27,11 @@ import java.util.concurrent.Callable;
  * Nothing is allocated per vertex or message.
  */
 final class PartitionWorker implements Callable<Void> {
+    /** Targets per bucket: 2^18 slots of 8 bytes, 2 MiB, a block that stays in cache while combined (2^16 measured slower). */
+    private static final int BUCKET_SHIFT = 18;
+    /** Messages a bucket holds before it is combined. */
+    private static final int BUCKET_CAPACITY = 1 << 14;
+
     private final String clusterUri;
     private final RStoreSettings settings;
     private final String jobNamespace;
@@ -106,10 +110,13 @@ final class PartitionWorker implements Callable<Void> {
         private double[] messageValues;
         private int[] rawTarget;
         private double[] rawValue;
-        // outbox, combined: one slot per global vertex, and per partition the targets touched
+        // outbox, combined: one slot per global vertex (identity when untouched) and a bit per vertex
         private double[] outValue;
         private long[] outTouched;
-        private IntArrayList[] touched;
+        // propagation blocking: messages wait in buckets by target range, then combine a cache-sized block at a time
+        private int[] bucketTarget;
+        private double[] bucketValue;
+        private int[] bucketFill;
 
         private final long[] halted;
         private final double[] previousAggregates;
@@ -201,11 +208,12 @@ final class PartitionWorker implements Callable<Void> {
                 combined = new double[size];
                 hasMessage = new long[(size + 63) >>> 6];
                 outValue = new double[(int) vertexCount];
+                Arrays.fill(outValue, combiner.identity());
                 outTouched = new long[(int) ((vertexCount + 63) >>> 6)];
-                touched = new IntArrayList[partitions];
-                for (int j = 0; j < partitions; j++) {
-                    touched[j] = new IntArrayList();
-                }
+                int buckets = (int) ((vertexCount + (1L << BUCKET_SHIFT) - 1) >>> BUCKET_SHIFT);
+                bucketTarget = new int[buckets * BUCKET_CAPACITY];
+                bucketValue = new double[buckets * BUCKET_CAPACITY];
+                bucketFill = new int[buckets];
             }
         }
 
@@ -346,18 +354,16 @@ final class PartitionWorker implements Callable<Void> {
 
         /** Encodes and writes the ((superstep + 1) mod 2) containers of the outbox row, all posted together. */
         private void writeOutbox() {
+            if (combiner != null) {
+                for (int b = 0; b < bucketFill.length; b++) {
+                    combineBucket(b);
+                }
+            }
             long parity = superstep + 1;
             for (int j = 0; j < partitions; j++) {
                 MemorySegment container = outContainer[(int) (parity & 1)][j];
                 if (combiner != null) {
-                    IntArrayList list = touched[j];
-                    for (int i = 0; i < list.size(); i++) {
-                        int t = list.getInt(i);
-                        MailboxLayout.put(container, i, t, outValue[t]);
-                        outTouched[t >>> 6] &= ~(1L << t);
-                    }
-                    outCount[j] = list.size();
-                    list.clear();
+                    outCount[j] = drainCombined(container, partitioning.start(j), partitioning.end(j));
                 }
                 MailboxLayout.setCount(container, outCount[j]);
                 batch.write(outbox[j], MailboxLayout.container(outCapacity[j], parity), MailboxLayout.HEADER + outCount[j] * MailboxLayout.MESSAGE);
@@ -365,20 +371,64 @@ final class PartitionWorker implements Callable<Void> {
             batch.join();
         }
 
+        private void combineBucket(int b) {
+            int from = b * BUCKET_CAPACITY;
+            int to = from + bucketFill[b];
+            for (int i = from; i < to; i++) {
+                int t = bucketTarget[i];
+                outValue[t] = combiner.combine(outValue[t], bucketValue[i]);
+                outTouched[t >>> 6] |= 1L << t;
+            }
+            bucketFill[b] = 0;
+        }
+
+        /**
+         * Encodes the combined messages for targets in {@code [start, end)}, in ascending
+         * order (so the receiver combines them sequentially), and resets their slots.
+         */
+        private long drainCombined(MemorySegment container, int start, int end) {
+            long count = 0;
+            double identity = combiner.identity();
+            for (int word = start >>> 6; word <= (end - 1) >>> 6 && end > start; word++) {
+                long bits = outTouched[word];
+                if (bits == 0) {
+                    continue;
+                }
+                int base = word << 6;
+                long keep = 0; // bits of this word outside [start, end) belong to a neighbouring partition
+                for (long rest = bits; rest != 0; rest &= rest - 1) {
+                    int t = base + Long.numberOfTrailingZeros(rest);
+                    if (t < start || t >= end) {
+                        keep |= rest & -rest;
+                        continue;
+                    }
+                    MailboxLayout.put(container, count++, t, outValue[t]);
+                    outValue[t] = identity;
+                }
+                outTouched[word] = keep;
+            }
+            return count;
+        }
+
+        /**
+         * With a combiner the message is appended to its target range's bucket (sequential
+         * writes); a full bucket is combined into its block of slots, which fits in cache.
+         * Combining straight into the slots was a cache miss per message and took three
+         * quarters of a PageRank superstep on a 4.8M-vertex graph.
+         */
         private void deliver(int target, double value) {
             messagesSent++;
-            int j = partitioning.partitionOf(target);
             if (combiner != null) {
-                long bit = 1L << target;
-                if ((outTouched[target >>> 6] & bit) == 0) {
-                    outTouched[target >>> 6] |= bit;
-                    outValue[target] = value;
-                    touched[j].add(target);
-                } else {
-                    outValue[target] = combiner.combine(outValue[target], value);
+                int b = target >>> BUCKET_SHIFT;
+                int at = b * BUCKET_CAPACITY + bucketFill[b];
+                bucketTarget[at] = target;
+                bucketValue[at] = value;
+                if (++bucketFill[b] == BUCKET_CAPACITY) {
+                    combineBucket(b);
                 }
                 return;
             }
+            int j = partitioning.partitionOf(target);
             if (outCount[j] >= outCapacity[j]) {
                 throw new IllegalStateException("mailbox " + index + "->" + j + " is full (" + outCapacity[j]
                         + " messages, one per edge): a vertex program may send one message per out-edge per superstep");
