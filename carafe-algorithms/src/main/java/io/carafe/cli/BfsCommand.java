@@ -5,14 +5,12 @@ import io.carafe.algorithms.online.Verifier;
 import io.rstore.RStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 
@@ -28,17 +26,8 @@ final class BfsCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
-    long source;
-
-    @Option(names = {"-t", "--target"}, description = "target vertex (original id)")
-    Long target;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's depth and parent (TSV; .gz compresses)")
-    Path output;
-
-    @Option(names = {"-v", "--verify"}, description = "check the depths against an independent implementation")
-    boolean verify;
+    @Mixin
+    QueryOptions query;
 
     @Spec
     CommandSpec spec;
@@ -47,7 +36,7 @@ final class BfsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-            int s = g.vertex(source, "--source");
+            int s = g.vertex(query.source, "--source");
             Bfs.Result r = Bfs.run(g.graph(), s);
             System.err.printf("bfs: reached %,d vertices, explored %,d edges in %.3f s%n", r.verticesReached(), r.edgesExplored(), r.seconds());
             int[] depth = r.depth();
@@ -58,24 +47,24 @@ final class BfsCommand implements Callable<Integer> {
                     perLevel[d]++;
                 }
             }
-            out.printf("reached %,d of %,d vertices from %d in %d levels%n", r.verticesReached(), depth.length, source, maxDepth);
+            out.printf("reached %,d of %,d vertices from %d in %d levels%n", r.verticesReached(), depth.length, query.source, maxDepth);
             for (int level = 0; level <= maxDepth; level++) {
                 out.printf("  level %d: %,d%n", level, perLevel[level]);
             }
-            if (target != null) {
-                int t = g.vertex(target, "--target");
+            if (query.target != null) {
+                int t = g.vertex(query.target, "--target");
                 if (depth[t] < 0) {
-                    out.printf("%d is unreachable from %d%n", target, source);
+                    out.printf("%d is unreachable from %d%n", query.target, query.source);
                 } else {
                     StringBuilder path = new StringBuilder();
                     for (int v = t; v >= 0; v = r.parent()[v]) {
                         path.insert(0, (v == t ? "" : " -> ")).insert(0, g.originalId(v));
                     }
-                    out.printf("depth of %d: %d%npath: %s%n", target, depth[t], path);
+                    out.printf("depth of %d: %d%npath: %s%n", query.target, depth[t], path);
                 }
             }
-            if (output != null) {
-                try (Output file = new Output(output)) {
+            if (query.output != null) {
+                try (Output file = new Output(query.output)) {
                     Writer w = file.writer();
                     w.write("# id\tdepth\tparent\n");
                     for (int v = 0; v < depth.length; v++) {
@@ -84,9 +73,9 @@ final class BfsCommand implements Callable<Integer> {
                     }
                     file.commit();
                 }
-                out.println("wrote " + output);
+                out.println("wrote " + query.output);
             }
-            if (verify) {
+            if (query.verify) {
                 boolean ok = Arrays.equals(Verifier.bfsDepths(g.file(), s), depth);
                 out.println(ok ? "verify: OK (every depth matches an independent BFS)" : "verify: FAILED (depths differ from an independent BFS)");
                 out.flush();

@@ -5,14 +5,12 @@ import io.carafe.algorithms.online.Verifier;
 import io.rstore.RStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "dijkstra",
@@ -28,17 +26,8 @@ final class DijkstraCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
-    long source;
-
-    @Option(names = {"-t", "--target"}, description = "target vertex (original id): stop when it is settled")
-    Long target;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's distance and predecessor (TSV; .gz compresses)")
-    Path output;
-
-    @Option(names = {"-v", "--verify"}, description = "check the distances against an independent implementation")
-    boolean verify;
+    @Mixin
+    QueryOptions query;
 
     @Spec
     CommandSpec spec;
@@ -47,14 +36,14 @@ final class DijkstraCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-            int s = g.vertex(source, "--source");
-            int t = target == null ? -1 : g.vertex(target, "--target");
-            Dijkstra.Result r = Dijkstra.run(g.graph(), s, output == null ? t : -1);
+            int s = g.vertex(query.source, "--source");
+            int t = query.target == null ? -1 : g.vertex(query.target, "--target");
+            Dijkstra.Result r = Dijkstra.run(g.graph(), s, query.output == null ? t : -1);
             System.err.printf("dijkstra: settled %,d vertices, explored %,d edges in %.3f s (%,.1f M edges/s)%n",
                     r.verticesSettled(), r.edgesExplored(), r.seconds(), r.edgesPerSecond() / 1e6);
             if (t >= 0) {
                 double d = r.distance()[t];
-                out.printf("distance %d -> %d: %s%n", source, target, Double.isInfinite(d) ? "unreachable" : Output.distance(d));
+                out.printf("distance %d -> %d: %s%n", query.source, query.target, Double.isInfinite(d) ? "unreachable" : Output.distance(d));
                 int[] path = r.path(t);
                 if (path.length > 0) {
                     StringBuilder line = new StringBuilder("path:");
@@ -72,15 +61,15 @@ final class DijkstraCommand implements Callable<Integer> {
                         farthest = Math.max(farthest, d);
                     }
                 }
-                out.printf("reached %,d of %,d vertices from %d; largest distance %s%n", reached, g.graph().vertexCount(), source, Output.distance(farthest));
+                out.printf("reached %,d of %,d vertices from %d; largest distance %s%n", reached, g.graph().vertexCount(), query.source, Output.distance(farthest));
             }
-            if (output != null) {
+            if (query.output != null) {
                 write(g, r);
-                out.println("wrote " + output);
+                out.println("wrote " + query.output);
             }
-            if (verify) {
+            if (query.verify) {
                 double[] want = Verifier.shortestDistances(g.file(), s);
-                boolean allSettled = t < 0 || output != null;
+                boolean allSettled = t < 0 || query.output != null;
                 for (int v = allSettled ? 0 : t; v < (allSettled ? want.length : t + 1); v++) {
                     if (Double.compare(want[v], r.distance()[v]) != 0) {
                         out.printf("verify: FAILED at vertex %d: distance %s, expected %s%n", g.originalId(v),
@@ -97,7 +86,7 @@ final class DijkstraCommand implements Callable<Integer> {
     }
 
     private void write(LoadedGraph g, Dijkstra.Result r) throws IOException {
-        try (Output file = new Output(output)) {
+        try (Output file = new Output(query.output)) {
             Writer w = file.writer();
             w.write("# id\tdistance\tpredecessor\n");
             for (int v = 0; v < r.distance().length; v++) {

@@ -1,0 +1,21 @@
+package io.carafe.cli;
+
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** A query from one source: shared by the online commands (dijkstra, bfs). */
+final class QueryOptions {
+
+    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
+    long source;
+
+    @Option(names = {"-t", "--target"}, description = "target vertex (original id)")
+    Long target;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's result and predecessor (TSV; .gz compresses)")
+    Path output;
+
+    @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")
+    boolean verify;
+}
