@@ -57,12 +57,17 @@ public final class GraphPartition implements AutoCloseable {
         }
     }
 
+    /**
+     * Maps edges {@code [first, first + count)} of an edge array. A mapping cannot be empty,
+     * so a partition without edges maps the array's first bytes instead; its iterator never
+     * reads them.
+     */
     private static Mapping mapEdges(RStore rstore, String name, String part, long address, long first, long count, long bytesPerEdge) {
         RAddress segment = rstore.joinNamespace(CarafeGraph.namespace(name, part)).raddress(address);
-        // an empty range still maps one element, so the iterator has memory to point at
-        long length = Math.max(count, 1) * bytesPerEdge;
-        long offset = Math.min(first * bytesPerEdge, segment.length() - length);
-        return segment.map(Math.max(offset, 0), Math.min(length, segment.length()), MapFlags.READ_ONLY);
+        if (count == 0) {
+            return segment.map(0, Math.min(bytesPerEdge, segment.length()), MapFlags.READ_ONLY);
+        }
+        return segment.map(first * bytesPerEdge, count * bytesPerEdge, MapFlags.READ_ONLY);
     }
 
     public GraphHeader header() {
@@ -83,8 +88,7 @@ public final class GraphPartition implements AutoCloseable {
 
     /** A sequential iterator over the partition's vertices and edges (reads from RStore as it goes). */
     public SequentialEdgeIterator scan() {
-        long edgeBase = targets.offset() / EdgeLayout.TARGET_BYTES;
-        return new SequentialEdgeIterator(records, from, targets, weights, edgeBase, from, to, header.vertexCount());
+        return new SequentialEdgeIterator(records, from, targets, weights, firstEdge, from, to, header.vertexCount());
     }
 
     @Override

@@ -107,6 +107,7 @@ final class PartitionWorker implements Callable<Void> {
         private long[] hasMessage;
         // inbox, uncombined: messages grouped by local vertex (counting sort)
         private int[] messageStart;
+        private int[] messageNext; // scratch for the counting sort
         private double[] messageValues;
         private int[] rawTarget;
         private double[] rawValue;
@@ -235,6 +236,7 @@ final class PartitionWorker implements Callable<Void> {
                     throw new IllegalStateException("partition " + index + " may receive " + total + " messages a superstep; use more workers or a combiner");
                 }
                 messageStart = new int[size + 1];
+                messageNext = new int[size];
                 messageValues = new double[(int) total];
                 rawTarget = new int[(int) total];
                 rawValue = new double[(int) total];
@@ -335,22 +337,14 @@ final class PartitionWorker implements Callable<Void> {
                 for (int v = 0; v < size; v++) {
                     messageStart[v + 1] += messageStart[v];
                 }
-                int[] next = rawNext();
+                int[] next = messageNext;
+                System.arraycopy(messageStart, 0, next, 0, size);
                 for (int i = 0; i < raw; i++) {
                     messageValues[next[rawTarget[i]]++] = rawValue[i];
                 }
             }
         }
 
-        private int[] nextScratch;
-
-        private int[] rawNext() {
-            if (nextScratch == null) {
-                nextScratch = new int[size];
-            }
-            System.arraycopy(messageStart, 0, nextScratch, 0, size);
-            return nextScratch;
-        }
 
         /** Encodes and writes the ((superstep + 1) mod 2) containers of the outbox row, all posted together. */
         private void writeOutbox() {

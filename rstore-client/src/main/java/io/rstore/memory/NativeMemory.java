@@ -17,6 +17,7 @@ import java.lang.invoke.MethodHandle;
  * to {@link Arena#allocate}. Needs {@code --enable-native-access=ALL-UNNAMED} to run
  * without the JVM's warning.
  */
+@SuppressWarnings("restricted") // native access is the point of this class; the launchers enable it
 public final class NativeMemory {
     private static final long HUGE_PAGE = 2L << 20;
     private static final int PROT_READ_WRITE = 0x1 | 0x2;

@@ -169,6 +169,24 @@ class PregelTest {
         }
     }
 
+    /** Vertices 3..12 have no edges, so with 4 workers some partitions have none at all. */
+    @Test
+    void shouldHandlePartitionsWithoutEdges() throws IOException {
+        Path edges = dir.resolve("sparse.e");
+        Files.writeString(edges, "1 2\n2 1\n");
+        Path vertices = dir.resolve("sparse.v");
+        StringBuilder ids = new StringBuilder();
+        for (int i = 1; i <= 12; i++) {
+            ids.append(i).append('\n');
+        }
+        Files.writeString(vertices, ids.toString());
+        try (GraphFile g = load("sparse", edges, ImportOptions.defaults().withVerticesFile(vertices))) {
+            PregelJob.Result r = run("sparse", new PageRank(0.85, 10, 0, false), 4);
+            assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), r.values(), 1e-12);
+            assertEquals(4, r.partitioning().partitions());
+        }
+    }
+
     /** Without a combiner every message is delivered: each vertex counts its in-edges. */
     @Test
     void shouldDeliverEveryMessageWithoutACombiner() {
