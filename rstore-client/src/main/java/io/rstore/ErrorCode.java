@@ -23,7 +23,8 @@ public enum ErrorCode {
     READ_ONLY(14, false, "the mapping is read-only one way: writes need a mapping without MapFlags.READ_ONLY, reads need writable local memory"),
     MASTER_UNAVAILABLE(15, true, "the master does not answer; check it is running"),
     UNSUPPORTED(16, false, "the cluster or transport does not support this call"),
-    ABORTED(17, false, "the coordinator aborted the job after a failure elsewhere; that failure is the cause");
+    ABORTED(17, false, "the coordinator aborted the job after a failure elsewhere; that failure is the cause"),
+    INVALID_FRAME(18, false, "a frame on the wire is malformed, truncated or oversized; the peer speaks another protocol or version");
 
     private static final ErrorCode[] BY_CODE = new ErrorCode[32];
 

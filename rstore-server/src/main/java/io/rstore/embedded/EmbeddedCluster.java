@@ -4,6 +4,8 @@ import io.rstore.ErrorCode;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.master.Master;
+import io.rstore.protocol.wire.MasterService;
+import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.server.MemoryServer;
 import io.rstore.transport.RegionTable;
 import io.rstore.transport.inproc.InprocTransport;
@@ -23,12 +25,14 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private final RStoreSettings settings;
     private final Master master;
+    private final MasterService masterService;
     private final List<MemoryServer> servers = new ArrayList<>();
     private volatile boolean closed;
 
     private EmbeddedCluster(RStoreSettings settings) {
         this.settings = settings;
         this.master = new Master(settings.chunkSizeBytes());
+        this.masterService = new MasterService(master);
         for (int i = 0; i < settings.memoryServers(); i++) {
             MemoryServer server = new MemoryServer(settings.serverCapacityBytes());
             int id = master.registerServer("inproc://" + settings.clusterName() + "/" + i, server);
@@ -102,7 +106,16 @@ public final class EmbeddedCluster implements AutoCloseable {
             throw ErrorCode.CLOSED.exception("embedded cluster '" + name() + "' was stopped");
         }
         InprocTransport transport = new InprocTransport(this::regions);
-        return RStore.attach(uri(), master, transport, settings, clientName, onClose);
+        return RStore.attach(uri(), new RemoteMaster(this::loopback), transport, settings, clientName, onClose);
+    }
+
+    /**
+     * Master calls go through the same frames as over a network, copied as a wire would,
+     * so the embedded default exercises the protocol codec on every control-path call.
+     */
+    private java.nio.ByteBuffer loopback(java.nio.ByteBuffer request) {
+        java.nio.ByteBuffer onTheWire = java.nio.ByteBuffer.allocate(request.remaining()).put(request).flip();
+        return masterService.handle(onTheWire);
     }
 
     private RegionTable regions(int serverId) {

@@ -1,0 +1,96 @@
+package io.rstore.protocol.wire;
+
+import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.NamespaceInfo;
+import io.rstore.protocol.SegmentInfo;
+import io.rstore.protocol.ServerInfo;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The master's calls on the wire: their type numbers (stable, like error codes) and the
+ * encoding of the records they return. Field order is the order in docs/protocol.md.
+ */
+final class MasterCalls {
+    static final int OPEN_SESSION = 1;
+    static final int CLOSE_SESSION = 2;
+    static final int CHUNK_SIZE = 3;
+    static final int SERVERS = 4;
+    static final int CREATE_NAMESPACE = 5;
+    static final int JOIN_NAMESPACE = 6;
+    static final int DELETE_NAMESPACE = 7;
+    static final int NAMESPACE_INFO = 8;
+    static final int NAMESPACES = 9;
+    static final int RESERVE = 10;
+    static final int RELEASE = 11;
+    static final int ALLOC = 12;
+    static final int ALLOC_AT = 13;
+    static final int FREE = 14;
+    static final int LOOKUP = 15;
+    static final int MAP = 16;
+    static final int UNMAP = 17;
+    static final int LAST = UNMAP;
+
+    private MasterCalls() {
+    }
+
+    static void putNamespace(WireBuffer out, NamespaceInfo ns) {
+        out.putLong(ns.id()).putString(ns.name()).putLong(ns.reservedBytes()).putLong(ns.allocatedBytes())
+                .putInt(ns.segments()).putInt(ns.mappedSegments());
+    }
+
+    static NamespaceInfo getNamespace(WireBuffer in) {
+        return new NamespaceInfo(in.getLong(), in.getString(), in.getLong(), in.getLong(), in.getInt(), in.getInt());
+    }
+
+    static void putNamespaces(WireBuffer out, List<NamespaceInfo> list) {
+        out.putInt(list.size());
+        list.forEach(ns -> putNamespace(out, ns));
+    }
+
+    static List<NamespaceInfo> getNamespaces(WireBuffer in) {
+        int count = in.getCount(36);
+        List<NamespaceInfo> list = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            list.add(getNamespace(in));
+        }
+        return list;
+    }
+
+    static void putServers(WireBuffer out, List<ServerInfo> list) {
+        out.putInt(list.size());
+        for (ServerInfo s : list) {
+            out.putInt(s.id()).putString(s.address()).putLong(s.capacityBytes()).putLong(s.usedBytes()).putBoolean(s.alive());
+        }
+    }
+
+    static List<ServerInfo> getServers(WireBuffer in) {
+        int count = in.getCount(25);
+        List<ServerInfo> list = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            list.add(new ServerInfo(in.getInt(), in.getString(), in.getLong(), in.getLong(), in.getBoolean()));
+        }
+        return list;
+    }
+
+    static void putSegment(WireBuffer out, SegmentInfo s) {
+        out.putLong(s.namespaceId()).putLong(s.address()).putLong(s.length()).putLong(s.chunkSizeBytes()).putInt(s.chunks().size());
+        for (ChunkLocation c : s.chunks()) {
+            out.putInt(c.index()).putInt(c.serverId()).putInt(c.chunkId()).putInt(c.key());
+        }
+    }
+
+    static SegmentInfo getSegment(WireBuffer in) {
+        long namespace = in.getLong();
+        long address = in.getLong();
+        long length = in.getLong();
+        long chunkSize = in.getLong();
+        int count = in.getCount(16);
+        List<ChunkLocation> chunks = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            chunks.add(new ChunkLocation(in.getInt(), in.getInt(), in.getInt(), in.getInt()));
+        }
+        return new SegmentInfo(namespace, address, length, chunkSize, chunks);
+    }
+}

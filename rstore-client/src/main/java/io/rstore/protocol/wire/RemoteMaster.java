@@ -1,0 +1,143 @@
+package io.rstore.protocol.wire;
+
+import io.rstore.ErrorCode;
+import io.rstore.protocol.MasterProtocol;
+import io.rstore.protocol.NamespaceInfo;
+import io.rstore.protocol.SegmentInfo;
+import io.rstore.protocol.ServerInfo;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The client side of the master protocol: every call becomes a request frame, and the
+ * response frame becomes its result or its {@link io.rstore.RStoreException}.
+ */
+public final class RemoteMaster implements MasterProtocol, AutoCloseable {
+    private final FrameTransport transport;
+    private final AtomicLong correlations = new AtomicLong();
+
+    public RemoteMaster(FrameTransport transport) {
+        this.transport = transport;
+    }
+
+    private <T> T call(int type, Consumer<WireBuffer> body, Function<WireBuffer, T> result) {
+        long correlation = correlations.incrementAndGet();
+        WireBuffer out = Frames.start(Frames.REQUEST, type, correlation);
+        body.accept(out);
+        Frames.Header answer = Frames.read(transport.call(Frames.finish(out)));
+        if (answer.correlation() != correlation || answer.type() != type) {
+            throw WireBuffer.invalid("answer to call " + answer.type() + "#" + answer.correlation() + " arrived for call " + type + "#" + correlation);
+        }
+        WireBuffer in = answer.body();
+        if (answer.kind() == Frames.ERROR) {
+            ErrorCode code = ErrorCode.of(in.getInt());
+            String message = in.getString();
+            throw code.exception(message);
+        }
+        if (answer.kind() != Frames.RESPONSE) {
+            throw WireBuffer.invalid("a request frame came back as an answer");
+        }
+        T value = result.apply(in);
+        in.expectEnd();
+        return value;
+    }
+
+    private static Void none(WireBuffer in) {
+        return null;
+    }
+
+    @Override
+    public long openSession(String clientName) {
+        return call(MasterCalls.OPEN_SESSION, b -> b.putString(clientName == null ? "" : clientName), WireBuffer::getLong);
+    }
+
+    @Override
+    public void closeSession(long session) {
+        call(MasterCalls.CLOSE_SESSION, b -> b.putLong(session), RemoteMaster::none);
+    }
+
+    @Override
+    public long chunkSizeBytes() {
+        return call(MasterCalls.CHUNK_SIZE, b -> { }, WireBuffer::getLong);
+    }
+
+    @Override
+    public List<ServerInfo> servers() {
+        return call(MasterCalls.SERVERS, b -> { }, MasterCalls::getServers);
+    }
+
+    @Override
+    public NamespaceInfo createNamespace(long session, String name) {
+        return call(MasterCalls.CREATE_NAMESPACE, b -> b.putLong(session).putString(name), MasterCalls::getNamespace);
+    }
+
+    @Override
+    public NamespaceInfo joinNamespace(long session, String name) {
+        return call(MasterCalls.JOIN_NAMESPACE, b -> b.putLong(session).putString(name), MasterCalls::getNamespace);
+    }
+
+    @Override
+    public void deleteNamespace(long session, String name) {
+        call(MasterCalls.DELETE_NAMESPACE, b -> b.putLong(session).putString(name), RemoteMaster::none);
+    }
+
+    @Override
+    public NamespaceInfo namespaceInfo(long session, long namespaceId) {
+        return call(MasterCalls.NAMESPACE_INFO, b -> b.putLong(session).putLong(namespaceId), MasterCalls::getNamespace);
+    }
+
+    @Override
+    public List<NamespaceInfo> namespaces(long session) {
+        return call(MasterCalls.NAMESPACES, b -> b.putLong(session), MasterCalls::getNamespaces);
+    }
+
+    @Override
+    public long reserve(long session, long namespaceId, long bytes) {
+        return call(MasterCalls.RESERVE, b -> b.putLong(session).putLong(namespaceId).putLong(bytes), WireBuffer::getLong);
+    }
+
+    @Override
+    public long release(long session, long namespaceId, long bytes) {
+        return call(MasterCalls.RELEASE, b -> b.putLong(session).putLong(namespaceId).putLong(bytes), WireBuffer::getLong);
+    }
+
+    @Override
+    public SegmentInfo alloc(long session, long namespaceId, long bytes, int flags) {
+        return call(MasterCalls.ALLOC, b -> b.putLong(session).putLong(namespaceId).putLong(bytes).putInt(flags), MasterCalls::getSegment);
+    }
+
+    @Override
+    public SegmentInfo allocAt(long session, long namespaceId, long address, long bytes, int flags) {
+        return call(MasterCalls.ALLOC_AT, b -> b.putLong(session).putLong(namespaceId).putLong(address).putLong(bytes).putInt(flags),
+                MasterCalls::getSegment);
+    }
+
+    @Override
+    public void free(long session, long namespaceId, long address) {
+        call(MasterCalls.FREE, b -> b.putLong(session).putLong(namespaceId).putLong(address), RemoteMaster::none);
+    }
+
+    @Override
+    public SegmentInfo lookup(long session, long namespaceId, long address) {
+        return call(MasterCalls.LOOKUP, b -> b.putLong(session).putLong(namespaceId).putLong(address), MasterCalls::getSegment);
+    }
+
+    @Override
+    public SegmentInfo map(long session, long namespaceId, long address) {
+        return call(MasterCalls.MAP, b -> b.putLong(session).putLong(namespaceId).putLong(address), MasterCalls::getSegment);
+    }
+
+    @Override
+    public void unmap(long session, long namespaceId, long address) {
+        call(MasterCalls.UNMAP, b -> b.putLong(session).putLong(namespaceId).putLong(address), RemoteMaster::none);
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}
