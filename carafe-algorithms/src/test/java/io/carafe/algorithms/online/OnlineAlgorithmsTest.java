@@ -1,17 +1,12 @@
 package io.carafe.algorithms.online;
 
-import io.carafe.datasets.Datasets;
+import io.carafe.algorithms.GraphTestBase;
+
 import io.carafe.graph.CarafeGraph;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
-import io.rstore.RStore;
-import io.rstore.RStoreSettings;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,31 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class OnlineAlgorithmsTest {
-    @TempDir
-    Path dir;
-    private RStore rstore;
-
-    @BeforeEach
-    void start() {
-        rstore = RStore.embedded(RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withLocalArenaBytes(1 << 22));
-    }
-
-    @AfterEach
-    void stop() {
-        rstore.close();
-    }
-
+class OnlineAlgorithmsTest extends GraphTestBase {
     private GraphFile importFile(Path file, ImportOptions options) {
-        return GraphImporter.importEdgeList(file, options, dir.resolve("cache"), null).file();
-    }
-
-    private static Path shared(String relative) {
-        Path root = Datasets.sharedDir().orElse(null);
-        Assumptions.assumeTrue(root != null, "no shared/datasets beside the checkout: the real-graph tests need it");
-        Path file = root.resolve(relative);
-        Assumptions.assumeTrue(Files.exists(file), file + " is missing");
-        return file;
+        return GraphImporter.importEdgeList(file, options, cacheDir(), null).file();
     }
 
     /**

@@ -1,8 +1,9 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.algorithms.GraphTestBase;
+
 import io.carafe.algorithms.online.Dijkstra;
 import io.carafe.algorithms.online.Verifier;
-import io.carafe.datasets.Datasets;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
@@ -11,14 +12,8 @@ import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
-import io.rstore.RStore;
-import io.rstore.RStoreSettings;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,31 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(120)
-class PregelTest {
-    @TempDir
-    Path dir;
-    private RStore rstore;
-
-    @BeforeEach
-    void start() {
-        rstore = RStore.embedded(RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withLocalArenaBytes(1 << 22));
-    }
-
-    @AfterEach
-    void stop() {
-        rstore.close();
-    }
-
-    private static Path shared(String relative) {
-        Path root = Datasets.sharedDir().orElse(null);
-        Assumptions.assumeTrue(root != null, "no shared/datasets beside the checkout: the real-graph tests need it");
-        Path file = root.resolve(relative);
-        Assumptions.assumeTrue(Files.exists(file), file + " is missing");
-        return file;
-    }
-
+class PregelTest extends GraphTestBase {
     private GraphFile load(String name, Path file, ImportOptions options) {
-        GraphFile g = GraphImporter.importEdgeList(file, options, dir.resolve("cache"), null).file();
+        GraphFile g = GraphImporter.importEdgeList(file, options, cacheDir(), null).file();
         CarafeGraph.load(rstore, name, g);
         return g;
     }
