@@ -39,7 +39,10 @@ class ConnectTest {
         error(ErrorCode.INVALID_ARGUMENT, () -> RStore.connect("no scheme here"));
         error(ErrorCode.INVALID_ARGUMENT, () -> RStore.connect("::"));
         error(ErrorCode.MASTER_UNAVAILABLE, () -> RStore.connect("inproc://nobody-runs-this"));
-        error(ErrorCode.UNSUPPORTED, () -> RStore.connect("rstore://localhost:7400"));
+        var nobody = error(ErrorCode.MASTER_UNAVAILABLE, () -> RStore.connect("rstore+tcp://127.0.0.1:1"));
+        org.junit.jupiter.api.Assertions.assertTrue(nobody.getMessage().contains("cannot reach the master at 127.0.0.1:1"), nobody.getMessage());
+        error(ErrorCode.UNSUPPORTED, () -> RStore.connect("rstore+rdma://localhost:7400"));
+        error(ErrorCode.INVALID_ARGUMENT, () -> RStore.connect("rstore+tcp:///nohost"));
     }
 
     @Test

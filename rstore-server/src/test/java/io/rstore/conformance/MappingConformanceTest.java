@@ -299,7 +299,7 @@ class MappingConformanceTest {
             SegmentInfo before = cluster.locate(seg);
             ChunkLocation chunk = before.chunks().getFirst();
             MemorySegment probe = MemorySegment.ofArray(new byte[8]);
-            var regions = cluster.embedded().server(chunk.serverId()).regions();
+            var regions = cluster.regions(chunk.serverId());
             assertEquals(0, regions.read(chunk.chunkId(), chunk.key(), 0, probe, 0, 8));
             client.deleteNamespace("keys");
             assertEquals(ErrorCode.UNAUTHORIZED.code(), regions.read(chunk.chunkId(), chunk.key(), 0, probe, 0, 8));

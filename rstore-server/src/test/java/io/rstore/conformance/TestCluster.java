@@ -4,6 +4,10 @@ import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.embedded.EmbeddedCluster;
 import io.rstore.master.Master;
+import io.rstore.net.NetworkCluster;
+import io.rstore.transport.RegionTable;
+
+import java.net.InetSocketAddress;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,17 +22,21 @@ final class TestCluster implements AutoCloseable {
     static final long CHUNK = 64 * 1024;
     private static final AtomicInteger NAMES = new AtomicInteger();
 
-    private final EmbeddedCluster cluster;
+    private final EmbeddedCluster cluster;  // inproc
+    private final NetworkCluster network;   // tcp
+    private final RStoreSettings settings;
     private final List<RStore> clients = new ArrayList<>();
     private long inspector;
 
-    private TestCluster(EmbeddedCluster cluster) {
+    private TestCluster(EmbeddedCluster cluster, NetworkCluster network, RStoreSettings settings) {
         this.cluster = cluster;
+        this.network = network;
+        this.settings = settings;
     }
 
     /** The transports the conformance suite runs on. */
     static Stream<String> transports() {
-        return Stream.of("inproc");
+        return Stream.of("inproc", "tcp");
     }
 
     /** Small chunks so that tests cross chunk and server boundaries cheaply. */
@@ -47,42 +55,53 @@ final class TestCluster implements AutoCloseable {
     }
 
     static TestCluster start(String transport, RStoreSettings settings) {
-        if (!transport.equals("inproc")) {
-            throw new IllegalArgumentException("no test cluster for transport " + transport);
-        }
-        return new TestCluster(EmbeddedCluster.start(settings));
+        return switch (transport) {
+            case "inproc" -> new TestCluster(EmbeddedCluster.start(settings), null, settings);
+            case "tcp" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0)), settings);
+            default -> throw new IllegalArgumentException("no test cluster for transport " + transport);
+        };
     }
 
     /** A new client; closed with the cluster. */
     synchronized RStore client() {
-        RStore client = cluster.connect("test client " + clients.size());
+        RStore client = cluster != null ? cluster.connect("test client " + clients.size())
+                : RStore.connect("rstore+tcp://127.0.0.1:" + network.port(), settings);
         clients.add(client);
         return client;
+    }
+
+    /** A memory server's registered memory, to check credentials from the server's side. */
+    RegionTable regions(int serverId) {
+        return cluster != null ? cluster.server(serverId).regions() : network.server(serverId).regions();
     }
 
     /** Where the master says a segment lives (through a session of the test's own). */
     synchronized io.rstore.protocol.SegmentInfo locate(io.rstore.RAddress segment) {
         if (inspector == 0) {
-            inspector = cluster.master().openSession("test inspector");
+            inspector = master().openSession("test inspector");
         }
-        return cluster.master().lookup(inspector, segment.namespace().id(), segment.address());
+        return master().lookup(inspector, segment.namespace().id(), segment.address());
     }
 
     Master master() {
-        return cluster.master();
-    }
-
-    EmbeddedCluster embedded() {
-        return cluster;
+        return cluster != null ? cluster.master() : network.master();
     }
 
     void stopServer(int id) {
-        cluster.stopServer(id);
+        if (cluster != null) {
+            cluster.stopServer(id);
+        } else {
+            network.stopServer(id);
+        }
     }
 
     @Override
     public synchronized void close() {
         clients.forEach(RStore::close);
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        } else {
+            network.close();
+        }
     }
 }

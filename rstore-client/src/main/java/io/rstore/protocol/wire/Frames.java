@@ -7,7 +7,8 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  *  0  length (int32: bytes after this field)
- *  4  magic 'R' 'S'     6  version (1)     7  kind (1 request, 2 response, 3 error)
+ *  4  magic 'R' 'S'     6  version (1)     7  kind (1 request, 2 response, 3 error,
+ *                                              4 data request, 5 data response)
  *  8  type (int16: the call)               10 correlation id (int64)
  * 18  body, fields in the order the spec lists them
  * </pre>
@@ -21,11 +22,25 @@ public final class Frames {
     static final int REQUEST = 1;
     static final int RESPONSE = 2;
     static final int ERROR = 3;
+    public static final int DATA_REQUEST = 4;
+    public static final int DATA_RESPONSE = 5;
+    /** Data frame types: one-sided operations. */
+    public static final int READ = 1;
+    public static final int WRITE = 2;
+    /** Bytes of a data request after the header: server, chunk, key (i32 each), offset, length (i64 each). */
+    public static final int DATA_REQUEST_BODY = 28;
+    /** Bytes of a data response after the header: status (i32). */
+    public static final int DATA_RESPONSE_BODY = 4;
 
     private Frames() {
     }
 
     /** Starts a frame; {@link #finish} fills in the length. */
+    public static void writeHeader(ByteBuffer out, int length, int kind, int type, long correlation) {
+        out.order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(length).putShort((short) MAGIC).put((byte) VERSION).put((byte) kind)
+                .putShort((short) type).putLong(correlation);
+    }
+
     static WireBuffer start(int kind, int type, long correlation) {
         WireBuffer out = WireBuffer.forWriting(256);
         out.putInt(0).putShort(MAGIC).putByte(VERSION).putByte(kind).putShort(type).putLong(correlation);
@@ -62,7 +77,7 @@ public final class Frames {
             throw WireBuffer.invalid("protocol version " + version + ", this side speaks " + VERSION);
         }
         int kind = in.getByte();
-        if (kind < REQUEST || kind > ERROR) {
+        if (kind < REQUEST || kind > DATA_RESPONSE) {
             throw WireBuffer.invalid("unknown frame kind " + kind);
         }
         int type = in.getShort();

@@ -1,0 +1,78 @@
+package io.rstore.transport.tcp;
+
+import io.rstore.ErrorCode;
+import io.rstore.protocol.wire.FrameTransport;
+import io.rstore.protocol.wire.Frames;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/** One connection to the master carrying request and response frames, one call at a time, each bounded by a timeout. */
+final class TcpMasterConnection implements FrameTransport {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final String peer;
+
+    TcpMasterConnection(String host, int port, int timeoutMs) {
+        this.peer = host + ":" + port;
+        try {
+            socket = new Socket();
+            socket.connect(new InetSocketAddress(host, port), timeoutMs);
+            socket.setSoTimeout(timeoutMs);
+            socket.setTcpNoDelay(true);
+            in = new DataInputStream(socket.getInputStream());
+            out = socket.getOutputStream();
+        } catch (IOException e) {
+            throw ErrorCode.MASTER_UNAVAILABLE.exception("cannot reach the master at " + peer + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized ByteBuffer call(ByteBuffer request) {
+        try {
+            byte[] bytes = new byte[request.remaining()];
+            request.get(bytes);
+            out.write(bytes);
+            out.flush();
+            byte[] lengthBytes = new byte[4];
+            ((DataInputStream) in).readFully(lengthBytes);
+            int length = ByteBuffer.wrap(lengthBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();
+            if (length < Frames.HEADER - 4 || length > Frames.MAX_FRAME) {
+                throw ErrorCode.INVALID_FRAME.exception("the master at " + peer + " sent a frame of " + length + " bytes");
+            }
+            byte[] frame = new byte[4 + length];
+            System.arraycopy(lengthBytes, 0, frame, 0, 4);
+            ((DataInputStream) in).readFully(frame, 4, length);
+            return ByteBuffer.wrap(frame);
+        } catch (SocketTimeoutException e) {
+            throw ErrorCode.TIMED_OUT.exception("the master at " + peer + " did not answer within " + timeout() + " ms");
+        } catch (IOException e) {
+            throw ErrorCode.MASTER_UNAVAILABLE.exception("lost the connection to the master at " + peer + ": " + e.getMessage());
+        }
+    }
+
+    private int timeout() {
+        try {
+            return socket.getSoTimeout();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}

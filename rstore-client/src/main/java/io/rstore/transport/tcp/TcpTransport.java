@@ -1,0 +1,53 @@
+package io.rstore.transport.tcp;
+
+import io.rstore.ErrorCode;
+import io.rstore.protocol.ServerInfo;
+import io.rstore.transport.Endpoint;
+import io.rstore.transport.Transport;
+
+/**
+ * One-sided operations over TCP: a connection per memory server, served by the process
+ * hosting it. Server addresses look like {@code rstore+tcp://HOST:PORT/ID}; an empty host
+ * means the master's.
+ */
+public final class TcpTransport implements Transport {
+    private final String masterHost;
+    private final long timeoutMs;
+
+    public TcpTransport(String masterHost, long timeoutMs) {
+        this.masterHost = masterHost;
+        this.timeoutMs = timeoutMs;
+    }
+
+    @Override
+    public String name() {
+        return "tcp";
+    }
+
+    @Override
+    public Endpoint connect(ServerInfo server) {
+        if (!server.alive()) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is marked dead");
+        }
+        String prefix = "rstore+tcp://";
+        String address = server.address();
+        int slash = address.indexOf('/', prefix.length());
+        int colon = address.lastIndexOf(':', slash);
+        if (!address.startsWith(prefix) || slash < 0 || colon < prefix.length()) {
+            throw ErrorCode.UNSUPPORTED.exception("memory server " + server.id() + " has address '" + address
+                    + "', not rstore+tcp://HOST:PORT/ID; is it served by another transport?");
+        }
+        String host = address.substring(prefix.length(), colon);
+        try {
+            int port = Integer.parseInt(address.substring(colon + 1, slash));
+            int id = Integer.parseInt(address.substring(slash + 1));
+            return new TcpEndpoint(host.isEmpty() ? masterHost : host, port, id, timeoutMs);
+        } catch (NumberFormatException e) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("memory server address '" + address + "' has no valid port and id");
+        }
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,51 @@
+package io.rstore.cli;
+
+import io.rstore.RStoreSettings;
+import io.rstore.bench.Units;
+import io.rstore.net.NetworkCluster;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        header = "Serve a master and memory servers over TCP from this process.",
+        description = {"Clients in other processes or on other hosts connect with rstore+tcp://HOST:PORT and use",
+                "the same API as the embedded cluster. Runs until stopped (Ctrl-C or SIGTERM)."})
+final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--bind", defaultValue = "0.0.0.0", description = "address to listen on (default: ${DEFAULT-VALUE})")
+    String bind;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "7400", description = "port (default: ${DEFAULT-VALUE}; 0 picks a free one)")
+    int port;
+
+    @Option(names = "--servers", defaultValue = "2", description = "memory servers (default: ${DEFAULT-VALUE})")
+    int servers;
+
+    @Option(names = "--chunk-size", defaultValue = "16MiB", description = "chunk size (default: ${DEFAULT-VALUE})")
+    String chunkSize;
+
+    @Option(names = "--capacity", defaultValue = "8GiB", description = "DRAM each memory server may hand out (default: ${DEFAULT-VALUE})")
+    String capacity;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        RStoreSettings settings = RStoreSettings.defaults().withMemoryServers(servers)
+                .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity));
+        NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bind, port));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            cluster.close();
+            stopped.countDown();
+        }));
+        // stdout carries the port so scripts (and tests) can find it
+        System.out.println("rstore serving on " + bind + ":" + cluster.port() + " (transport tcp, master and " + servers
+                + " memory servers of " + capacity + ", chunks of " + chunkSize + ")");
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}
