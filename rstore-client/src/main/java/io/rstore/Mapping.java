@@ -245,7 +245,11 @@ public final class Mapping implements AutoCloseable {
                 + offset + " of a " + this.length + "-byte mapping of " + raddress + " failed");
     }
 
-    /** Drops the master's reference and gives the local memory back to the cache. Idempotent. */
+    /**
+     * Drops the master's reference and gives the local memory back to the cache. Idempotent.
+     * With the master unreachable it still succeeds: the local memory is given back, and a
+     * master drops the references of a client whose connection ended.
+     */
     public void unmap() {
         if (closed) {
             return;
@@ -253,10 +257,16 @@ public final class Mapping implements AutoCloseable {
         releaseLocal();
         if (!client.isClosed()) {
             Namespace ns = raddress.namespace();
-            client.rpc("unmap", () -> {
-                client.master().unmap(client.session(), ns.id(), raddress.address());
-                return null;
-            });
+            try {
+                client.rpc("unmap", () -> {
+                    client.master().unmap(client.session(), ns.id(), raddress.address());
+                    return null;
+                });
+            } catch (RStoreException e) {
+                if (!RStore.masterGone(e)) {
+                    throw e;
+                }
+            }
         }
     }
 

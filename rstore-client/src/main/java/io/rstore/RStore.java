@@ -161,7 +161,10 @@ public final class RStore implements AutoCloseable {
         return localMemory.heldBytes();
     }
 
-    /** Drops every reference this client holds, unmaps everything and stops an owned embedded cluster. */
+    /**
+     * Drops every reference this client holds, unmaps everything and stops an owned embedded
+     * cluster. Succeeds even when the master is gone.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -174,6 +177,10 @@ public final class RStore implements AutoCloseable {
         mappings.clear();
         try {
             master.closeSession(session);
+        } catch (RStoreException e) {
+            if (!masterGone(e)) { // an unreachable master drops the session when the connection ends
+                throw e;
+            }
         } finally {
             for (Endpoint endpoint : endpoints) {
                 if (endpoint != null) {
@@ -186,6 +193,11 @@ public final class RStore implements AutoCloseable {
                 onClose.run();
             }
         }
+    }
+
+    /** Whether a failure means the master cannot be reached (as opposed to refusing the call). */
+    static boolean masterGone(RStoreException e) {
+        return e.code() == ErrorCode.MASTER_UNAVAILABLE || e.code() == ErrorCode.TIMED_OUT;
     }
 
     // ---- used by Namespace, RAddress and Mapping ----

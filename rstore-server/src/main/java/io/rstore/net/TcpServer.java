@@ -1,6 +1,7 @@
 package io.rstore.net;
 
 import io.rstore.ErrorCode;
+import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.MasterService;
 import io.rstore.transport.RegionTable;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntFunction;
 
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
 /**
  * Serves RStore over TCP: master frames go to the {@link MasterService}, one-sided reads
  * and writes to the memory servers' region tables, each checked against key and bounds.
@@ -24,16 +27,20 @@ import java.util.function.IntFunction;
  * with INVALID_FRAME and the connection is closed; everyone else is served on.
  */
 public final class TcpServer implements AutoCloseable {
+    private static final int OPEN_SESSION = 1; // docs/protocol.md
     private final ServerSocketChannel listener;
     private final MasterService master;
+    private final MasterProtocol sessions;
     private final IntFunction<RegionTable> regions;
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
     private volatile boolean closed;
 
-    public TcpServer(InetSocketAddress bind, MasterService master, IntFunction<RegionTable> regions) throws IOException {
+    /** {@code sessions} is the master behind {@code master}: sessions opened on a connection are closed when it ends. */
+    public TcpServer(InetSocketAddress bind, MasterService master, MasterProtocol sessions, IntFunction<RegionTable> regions) throws IOException {
         this.listener = ServerSocketChannel.open().bind(bind);
         this.master = master;
+        this.sessions = sessions;
         this.regions = regions;
         this.acceptor = Thread.ofPlatform().name("rstore-accept").daemon().start(this::accept);
     }
@@ -65,6 +72,7 @@ public final class TcpServer implements AutoCloseable {
     }
 
     private void serve(SocketChannel channel) {
+        LongArrayList opened = new LongArrayList(); // sessions this connection opened
         ByteBuffer frame = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer reply = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         try (channel) {
@@ -96,6 +104,9 @@ public final class TcpServer implements AutoCloseable {
                     writeFully(channel, reply);
                 } else {
                     ByteBuffer answer = master.handle(frame);
+                    if (answer.get(7) == 2 && answer.getShort(8) == OPEN_SESSION) {
+                        opened.add(answer.order(ByteOrder.LITTLE_ENDIAN).getLong(Frames.HEADER));
+                    }
                     writeFully(channel, answer);
                     if (answer.get(7) == 3 && answer.getShort(8) == 0) { // error to an unreadable frame: hang up
                         return;
@@ -106,6 +117,10 @@ public final class TcpServer implements AutoCloseable {
             // the peer went away: nothing to answer
         } finally {
             connections.remove(channel);
+            // a client that died (even by SIGKILL) leaves no references behind
+            for (int i = 0; i < opened.size(); i++) {
+                sessions.closeSession(opened.getLong(i));
+            }
         }
     }
 
