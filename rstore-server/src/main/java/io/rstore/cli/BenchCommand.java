@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
-import io.rstore.bench.EmbeddedBench;
+import io.rstore.bench.RStoreBench;
 import io.rstore.bench.Units;
+import io.rstore.net.NetworkCluster;
+
+import java.net.InetSocketAddress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,7 +22,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         header = "Measure RStore's control path, data-path latency and bandwidth.",
         description = {
-                "Runs on an embedded cluster (master and memory servers in this process, inproc transport).",
+                "Runs on an embedded cluster (inproc), on a tcp server on loopback in this process (--transport tcp),",
+                "or against a running cluster (--cluster URI).",
                 "Control path: reserve, alloc and map for each size, cold and from the caches.",
                 "Latency: p50/p90/p99/p99.9 of small reads and writes. Bandwidth: large reads and writes with",
                 "1 and several operations in flight. Every data-path figure stands beside the same bytes moved",
@@ -36,8 +40,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", description = "chunk size (default: ${DEFAULT-VALUE})", defaultValue = "16MiB")
     String chunkSize;
 
-    @Option(names = {"-n", "--ops"}, description = "reads and writes timed per latency round, each (default: ${DEFAULT-VALUE})", defaultValue = "100000")
-    int ops;
+    @Option(names = {"-n", "--ops"}, description = "reads and writes timed per latency round, each (default: 100000 inproc, 10000 over a network)")
+    Integer ops;
 
     @Option(names = {"-r", "--rounds"}, description = "latency rounds; each percentile is the median over rounds (default: ${DEFAULT-VALUE})", defaultValue = "5")
     int rounds;
@@ -57,16 +61,22 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-metrics", description = "turn off the client's data-path metrics")
     boolean noMetrics;
 
-    @Option(names = "--transport", description = "inproc (shm, tcp and rdma come with the network transports)", defaultValue = "inproc")
+    @Option(names = "--transport", description = "inproc (embedded), or tcp (a server on loopback in this process) (default: ${DEFAULT-VALUE})", defaultValue = "inproc")
     String transport;
+
+    @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400")
+    String cluster;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        if (!transport.equals("inproc")) {
-            throw new IllegalArgumentException("--transport " + transport + " is not available yet; only inproc (the embedded cluster) is built");
+        if (!transport.equals("inproc") && !transport.equals("tcp")) {
+            throw new IllegalArgumentException("--transport " + transport + " is not available yet; inproc and tcp are built");
+        }
+        if (ops == null) {
+            ops = transport.equals("inproc") && cluster == null ? 100_000 : 10_000;
         }
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);
@@ -80,12 +90,23 @@ final class BenchCommand implements Callable<Integer> {
                 .withChunkSizeBytes(Units.parseBytes(chunkSize))
                 .withServerCapacityBytes(64L << 30)
                 .withMetricsEnabled(!noMetrics);
-        EmbeddedBench.Plan plan = new EmbeddedBench.Plan(sizes(Units.parseBytes(controlMax)), ops, rounds, latencyBytes,
+        RStoreBench.Plan plan = new RStoreBench.Plan(sizes(Units.parseBytes(controlMax)), ops, rounds, latencyBytes,
                 sizes(Units.parseBytes(bandwidthMax)), inFlight, 2L << 30);
         ObjectNode result;
-        EmbeddedBench.warmUp(settings);
-        try (RStore rstore = RStore.embedded(settings)) {
-            result = new EmbeddedBench(rstore, plan, System.err).run();
+        RStoreBench.warmUp(settings);
+        if (cluster != null) {
+            try (RStore rstore = RStore.connect(cluster, settings)) {
+                result = new RStoreBench(rstore, plan, System.err).run();
+            }
+        } else if (transport.equals("tcp")) {
+            try (NetworkCluster server = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0));
+                 RStore rstore = RStore.connect("rstore+tcp://127.0.0.1:" + server.port(), settings)) {
+                result = new RStoreBench(rstore, plan, System.err).run();
+            }
+        } else {
+            try (RStore rstore = RStore.embedded(settings)) {
+                result = new RStoreBench(rstore, plan, System.err).run();
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {

@@ -23,7 +23,7 @@ import java.util.List;
  * data-path figure beside the same bytes moved by a plain {@link MemorySegment#copy}
  * in the same run.
  */
-public final class EmbeddedBench {
+public final class RStoreBench {
     /** What to measure. */
     public record Plan(List<Long> controlSizes, int latencyOps, int latencyRounds, int latencyBytes, List<Long> bandwidthSizes,
                        List<Integer> inFlight, long bytesPerBandwidthPoint) {
@@ -34,7 +34,7 @@ public final class EmbeddedBench {
     private final PrintStream progress;
     private final ObjectNode result = new ObjectMapper().createObjectNode();
 
-    public EmbeddedBench(RStore rstore, Plan plan, PrintStream progress) {
+    public RStoreBench(RStore rstore, Plan plan, PrintStream progress) {
         this.rstore = rstore;
         this.plan = plan;
         this.progress = progress;
