@@ -1,6 +1,7 @@
 package io.rstore;
 
 import io.rstore.idle.IdleStrategy;
+import io.rstore.transport.Endpoint;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -28,6 +29,9 @@ public final class Completion {
     private volatile int status;
     private long timeoutNanos = 30_000_000_000L;
     private final IdleStrategy idle = IdleStrategy.backoff();
+    // endpoints whose poll() advances this completion (tcp); a few, reset when armed
+    private Endpoint[] drivers = new Endpoint[4];
+    private int driverCount;
 
     /** Prepares for {@code pieces} transport completions. */
     void arm(int pieces, long timeoutNanos) {
@@ -36,7 +40,21 @@ public final class Completion {
         }
         this.timeoutNanos = timeoutNanos;
         status = 0;
+        driverCount = 0;
         pending = pieces;
+    }
+
+    /** Called by a transport when posting: whoever waits must poll {@code endpoint} to see this completion. */
+    public void drivenBy(Endpoint endpoint) {
+        for (int i = 0; i < driverCount; i++) {
+            if (drivers[i] == endpoint) {
+                return;
+            }
+        }
+        if (driverCount == drivers.length) {
+            drivers = java.util.Arrays.copyOf(drivers, driverCount * 2); // once, for a batch over many servers
+        }
+        drivers[driverCount++] = endpoint;
     }
 
     /**
@@ -70,10 +88,21 @@ public final class Completion {
         long deadline = System.nanoTime() + timeoutNanos;
         idle.reset();
         while (pending != 0) {
+            boolean progressed = false;
+            for (int i = 0; i < driverCount; i++) {
+                progressed |= drivers[i].poll();
+            }
+            if (pending == 0) {
+                break;
+            }
             if (System.nanoTime() - deadline > 0) {
                 return ErrorCode.TIMED_OUT.code();
             }
-            idle.idle();
+            if (progressed) {
+                idle.reset();
+            } else {
+                idle.idle();
+            }
         }
         return status;
     }

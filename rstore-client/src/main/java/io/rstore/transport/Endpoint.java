@@ -17,6 +17,16 @@ public interface Endpoint extends AutoCloseable {
     /** Copies {@code length} bytes of {@code local} to {@code remoteOffset} of the remote chunk. */
     void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion);
 
+    /**
+     * Makes progress on operations in flight without blocking: a transport that needs the
+     * caller's CPU to complete them (tcp reading its answers) does it here, the way RDMA
+     * programs poll their completion queues. Returns whether anything completed.
+     * Transports that complete on their own return false.
+     */
+    default boolean poll() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -83,6 +83,20 @@ public final class RegionTable {
         return copy(src, srcOffset, region.memory(), offset, length);
     }
 
+    /**
+     * For a transport that moves bytes itself (tcp serving straight from and into chunk
+     * memory): the checked range of chunk memory, or null; then {@link #status} says why.
+     */
+    public MemorySegment slice(int id, int key, long offset, long length) {
+        Region region = check(id, key, offset, length);
+        return region == null ? null : region.memory().asSlice(offset, length);
+    }
+
+    /** The {@link ErrorCode} number for an access to chunk {@code id} with {@code key} at that range. */
+    public int status(int id, int key, long offset, long length) {
+        return check(id, key, offset, length) != null ? OK : failure(id, key);
+    }
+
     private Region check(int id, int key, long offset, long length) {
         Region[] table = regions;
         if (!online || id < 0 || id >= table.length) {

@@ -53,6 +53,9 @@ public final class RStoreBench {
         controlPath(result.putArray("controlPath"));
         latency(result.putArray("latency"));
         bandwidth(result.putArray("bandwidth"));
+        if (!rstore.transportName().equals("inproc")) {
+            socketBaselines(result.putObject("socketBaseline"));
+        }
         return result;
     }
 
@@ -210,6 +213,23 @@ public final class RStoreBench {
         node.put("p90", p.p90());
         node.put("p99", p.p99());
         node.put("p999", p.p999());
+    }
+
+    // ---- plain sockets, for network transports ----
+
+    private void socketBaselines(ObjectNode out) {
+        progress.println("plain socket baselines on loopback");
+        try {
+            Percentiles polling = SocketBaseline.pingPong(plan.latencyBytes(), plan.latencyOps(), true);
+            Percentiles blocking = SocketBaseline.pingPong(plan.latencyBytes(), plan.latencyOps(), false);
+            putPercentiles(out.putObject("pingPongPollingNanos"), polling);
+            putPercentiles(out.putObject("pingPongBlockingNanos"), blocking);
+            out.put("bulkGBps", SocketBaseline.bulk(1L << 30, 1 << 20));
+        } catch (java.io.IOException e) {
+            out.put("error", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // ---- bandwidth ----

@@ -158,6 +158,15 @@ final class BenchCommand implements Callable<Integer> {
                     b.get("p50").asDouble(), b.get("p90").asDouble(), b.get("p99").asDouble(), b.get("p999").asDouble(),
                     row.get("p50Ratio").asDouble());
         }
+        JsonNode socket = r.get("socketBaseline");
+        if (socket != null && socket.has("bulkGBps")) {
+            out.println();
+            out.printf("Plain socket on loopback, same run: %d-byte ping-pong p50 %.0f ns polling, %.0f ns blocking; bulk %.2f GB/s%n",
+                    r.at("/latency/0/bytes").asInt(), socket.at("/pingPongPollingNanos/p50").asDouble(),
+                    socket.at("/pingPongBlockingNanos/p50").asDouble(), socket.get("bulkGBps").asDouble());
+            out.printf("RStore 8-byte read p50 / polling ping-pong p50: %.2f%n",
+                    r.at("/latency/0/rstoreNanos/p50").asDouble() / socket.at("/pingPongPollingNanos/p50").asDouble());
+        }
         out.println();
         out.println("Bandwidth (GB/s = 10^9 bytes per second)");
         out.printf("%6s %10s %9s %10s %12s %8s%n", "op", "size", "in flight", "rstore", "plain copy", "ratio");

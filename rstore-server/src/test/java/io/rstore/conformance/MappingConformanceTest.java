@@ -318,6 +318,8 @@ class MappingConformanceTest {
                 int dead = cluster.locate(seg).chunks().getFirst().serverId();
                 cluster.stopServer(dead);
                 error(ErrorCode.SERVER_UNAVAILABLE, m::read);
+                error(ErrorCode.SERVER_UNAVAILABLE, m::write); // a refused write's payload must not derail the connection
+                error(ErrorCode.SERVER_UNAVAILABLE, m::read);
                 assertTrue(client.servers().stream().anyMatch(s -> s.id() == dead && !s.alive()));
                 RAddress later = client.createNamespace("after").alloc(3 * CHUNK, AllocFlags.GROW);
                 for (ChunkLocation c : cluster.locate(later).chunks()) {

@@ -13,13 +13,16 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A client's connection to one memory server over TCP. Posting writes a request frame
- * (header, then the payload straight from the mapping for a write) and returns; a reader
- * thread takes the answers in order and completes them, reading a read's payload straight
- * into the mapping. Many operations are in flight at once (up to {@link #IN_FLIGHT}); a
- * piece larger than {@link #MAX_DATA} goes as several requests and completes with the last.
+ * A client's connection to one memory server over TCP, polled by whoever waits, as RDMA
+ * programs poll their completion queues: posting writes the request (a write's payload
+ * straight from the mapping) and returns; {@link #poll()} reads the answers that have
+ * arrived, in order, a read's payload straight into the mapping, and completes them.
+ * There is no reader thread, so on a small machine the waiting caller and the server are
+ * the only threads that spin. Up to {@link #IN_FLIGHT} operations are in flight; a piece
+ * larger than {@link #MAX_DATA} goes as several requests and completes with the last.
  */
 final class TcpEndpoint implements Endpoint {
     static final int IN_FLIGHT = 1024;
@@ -30,7 +33,10 @@ final class TcpEndpoint implements Endpoint {
     private final String peer;
     private final long timeoutNanos;
     private final ByteBuffer request = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_REQUEST_BODY).order(ByteOrder.LITTLE_ENDIAN);
-    private final ByteBuffer response = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_RESPONSE_BODY).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer answer = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_RESPONSE_BODY).order(ByteOrder.LITTLE_ENDIAN);
+    private final ReentrantLock receiving = new ReentrantLock();
+    private final ByteBuffer[] outgoing = new ByteBuffer[2]; // header and payload, under the send lock
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     // the ring of operations in flight, in the order their answers will come
     private final Completion[] completion = new Completion[IN_FLIGHT];
@@ -39,11 +45,11 @@ final class TcpEndpoint implements Endpoint {
     private final long[] length = new long[IN_FLIGHT];
     private final boolean[] read = new boolean[IN_FLIGHT];
     private final boolean[] last = new boolean[IN_FLIGHT];
-    private volatile long posted;    // operations sent
-    private volatile long answered;  // operations completed
-    private int pieceStatus;         // first failure among the requests of the piece being answered
-    private volatile int failed;     // once the connection broke: the status every operation gets
-    private final Thread reader;
+    private volatile long posted;     // operations sent (written under the send lock)
+    private volatile long answered;   // operations completed (written under the receive lock)
+    private ByteBuffer payload;       // the read payload being received, if any
+    private int pieceStatus;          // first failure among the requests of the piece being answered
+    private volatile int failed;      // once broken: the status everything gets
 
     TcpEndpoint(String host, int port, int serverId, long timeoutMs) {
         this.serverId = serverId;
@@ -53,10 +59,10 @@ final class TcpEndpoint implements Endpoint {
             channel = SocketChannel.open();
             channel.socket().connect(new InetSocketAddress(host, port), (int) Math.min(timeoutMs, Integer.MAX_VALUE));
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.configureBlocking(false);
         } catch (IOException e) {
             throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot reach " + peer + ": " + e.getMessage());
         }
-        reader = Thread.ofPlatform().name("rstore-tcp-" + serverId).daemon().start(this::readAnswers);
     }
 
     @Override
@@ -70,6 +76,7 @@ final class TcpEndpoint implements Endpoint {
     }
 
     private synchronized void post(int type, int chunkId, int key, long remoteOffset, MemorySegment memory, long offset, long bytes, Completion c) {
+        c.drivenBy(this);
         long done = 0;
         do {
             long n = Math.min(MAX_DATA, bytes - done);
@@ -91,65 +98,139 @@ final class TcpEndpoint implements Endpoint {
             Frames.writeHeader(request, frameBytes - 4, Frames.DATA_REQUEST, type, correlation);
             request.putInt(serverId).putInt(chunkId).putInt(key).putLong(remoteOffset + done).putLong(n).flip();
             try {
-                writeFully(request);
-                if (type == Frames.WRITE && n > 0) {
-                    writeFully(memory.asSlice(offset + done, n).asByteBuffer());
+                if (type == Frames.WRITE && n > 0) { // header and payload in one system call
+                    outgoing[0] = request;
+                    outgoing[1] = memory.asSlice(offset + done, n).asByteBuffer();
+                    send(outgoing);
+                    outgoing[1] = null;
+                } else {
+                    outgoing[0] = request;
+                    outgoing[1] = EMPTY;
+                    send(outgoing);
                 }
             } catch (IOException e) {
-                fail(ErrorCode.SERVER_UNAVAILABLE.code());
-                return; // the reader completes everything posted with the failure
+                broken(ErrorCode.SERVER_UNAVAILABLE.code());
+                return; // the next poll completes everything in flight with the failure
             }
             done += n;
         } while (done < bytes);
     }
 
-    /** Waits (bounded) until the ring has a free slot. */
+    /** Waits (bounded) for a free slot, reading answers meanwhile. */
     private boolean awaitRoom() {
         long deadline = System.nanoTime() + timeoutNanos;
         while (posted - answered >= IN_FLIGHT) {
             if (failed != 0 || System.nanoTime() - deadline > 0) {
                 return false;
             }
-            LockSupport.parkNanos(10_000);
+            if (!poll()) {
+                Thread.onSpinWait();
+            }
         }
         return true;
     }
 
-    private void readAnswers() {
-        try {
-            while (true) {
-                response.clear();
-                readFully(response);
-                long correlation = response.getLong(10);
-                int status = response.getInt(Frames.HEADER);
-                if (response.get(7) != Frames.DATA_RESPONSE || correlation != answered) {
-                    throw new IOException("answer #" + correlation + " arrived where #" + answered + " was due");
+    /** Writes all of {@code buffers}; while the socket is full, reads answers so the server can go on. */
+    private void send(ByteBuffer[] buffers) throws IOException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (buffers[0].hasRemaining() || buffers[1].hasRemaining()) {
+            if (channel.write(buffers) == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IOException(peer + " took no data for " + timeoutNanos / 1_000_000 + " ms");
                 }
-                int slot = (int) (answered % IN_FLIGHT);
-                if (status == 0 && read[slot] && length[slot] > 0) {
-                    readFully(local[slot].asSlice(localOffset[slot], length[slot]).asByteBuffer());
-                }
-                if (pieceStatus == 0) {
-                    pieceStatus = status;
-                }
-                Completion c = completion[slot];
-                boolean end = last[slot];
-                completion[slot] = null;
-                local[slot] = null;
-                answered = answered + 1;
-                if (end) {
-                    int outcome = pieceStatus;
-                    pieceStatus = 0;
-                    c.complete(outcome);
+                if (!poll()) {
+                    LockSupport.parkNanos(1_000);
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            fail(ErrorCode.SERVER_UNAVAILABLE.code());
         }
     }
 
-    /** The connection broke: everything in flight, and everything posted later, fails. */
-    private void fail(int status) {
+    @Override
+    public boolean poll() {
+        if (!receiving.tryLock()) {
+            return false; // another thread is reading answers: they will complete ours too
+        }
+        try {
+            if (failed != 0) {
+                return drainFailed();
+            }
+            boolean progressed = false;
+            while (answered < posted) {
+                int slot = (int) (answered % IN_FLIGHT);
+                if (payload == null) {
+                    if (channel.read(answer) < 0) {
+                        throw new IOException(peer + " closed the connection");
+                    }
+                    if (answer.hasRemaining()) {
+                        return progressed;
+                    }
+                    int status = answer.getInt(Frames.HEADER);
+                    if (answer.get(7) != Frames.DATA_RESPONSE || answer.getLong(10) != answered) {
+                        throw new IOException("answer #" + answer.getLong(10) + " arrived where #" + answered + " was due");
+                    }
+                    answer.clear();
+                    if (status == 0 && read[slot] && length[slot] > 0) {
+                        payload = local[slot].asSlice(localOffset[slot], length[slot]).asByteBuffer();
+                    } else {
+                        finish(slot, status);
+                        progressed = true;
+                        continue;
+                    }
+                }
+                if (channel.read(payload) < 0) {
+                    throw new IOException(peer + " closed the connection");
+                }
+                if (payload.hasRemaining()) {
+                    return progressed;
+                }
+                payload = null;
+                finish(slot, 0);
+                progressed = true;
+            }
+            return progressed;
+        } catch (IOException | RuntimeException e) {
+            broken(ErrorCode.SERVER_UNAVAILABLE.code());
+            return drainFailed();
+        } finally {
+            receiving.unlock();
+        }
+    }
+
+    /** One request answered; its piece completes with the last of its requests. */
+    private void finish(int slot, int status) {
+        if (pieceStatus == 0) {
+            pieceStatus = status;
+        }
+        Completion c = completion[slot];
+        boolean end = last[slot];
+        completion[slot] = null;
+        local[slot] = null;
+        answered = answered + 1;
+        if (end) {
+            int outcome = pieceStatus;
+            pieceStatus = 0;
+            c.complete(outcome);
+        }
+    }
+
+    /** Completes everything in flight with the failure. Holds the receive lock. */
+    private boolean drainFailed() {
+        boolean any = answered < posted;
+        while (answered < posted) {
+            int slot = (int) (answered % IN_FLIGHT);
+            Completion c = completion[slot];
+            boolean end = last[slot];
+            completion[slot] = null;
+            local[slot] = null;
+            answered = answered + 1;
+            if (end && c != null) {
+                c.complete(failed);
+            }
+        }
+        return any;
+    }
+
+    private void broken(int status) {
         if (failed == 0) {
             failed = status;
         }
@@ -158,42 +239,16 @@ final class TcpEndpoint implements Endpoint {
         } catch (IOException ignored) {
             // already broken
         }
-        if (Thread.currentThread() == reader) {
-            synchronized (this) {
-                for (long op = answered; op < posted; op++) {
-                    int slot = (int) (op % IN_FLIGHT);
-                    if (last[slot] && completion[slot] != null) {
-                        completion[slot].complete(failed);
-                    }
-                    completion[slot] = null;
-                    local[slot] = null;
-                }
-                answered = posted;
-            }
-        }
-    }
-
-    private void writeFully(ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
-        }
-    }
-
-    private void readFully(ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
-                throw new IOException(peer + " closed the connection");
-            }
-        }
     }
 
     @Override
     public void close() {
-        fail(ErrorCode.CLOSED.code());
+        broken(ErrorCode.CLOSED.code());
+        receiving.lock();
         try {
-            reader.join(1_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            drainFailed();
+        } finally {
+            receiving.unlock();
         }
     }
 }
