@@ -2,7 +2,10 @@ package io.carafe.cli;
 
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.net.NetworkCluster;
 import picocli.CommandLine.Option;
+
+import java.net.InetSocketAddress;
 
 /** The RStore cluster a command runs on: embedded (the default) with its shape. */
 final class ClusterOptions {
@@ -13,11 +16,40 @@ final class ClusterOptions {
     @Option(names = "--chunk-size", defaultValue = "16MiB", description = "RStore chunk size (default: ${DEFAULT-VALUE})")
     String chunkSize;
 
+    @Option(names = "--cluster", paramLabel = "URI", description = "use a running cluster (e.g. rstore+tcp://HOST:7400) instead of an embedded one")
+    String cluster;
+
+    private NetworkCluster served;
+
+    /** An embedded cluster, or the --cluster one. */
     RStore start() {
-        return RStore.embedded(RStoreSettings.defaults()
+        return start(false);
+    }
+
+    /**
+     * With {@code reachableByOtherProcesses} and no --cluster, the cluster is served over tcp
+     * on loopback from this process, so worker processes can join it. {@link #stop()} ends it.
+     */
+    RStore start(boolean reachableByOtherProcesses) {
+        RStoreSettings settings = RStoreSettings.defaults()
                 .withClusterName("carafe")
                 .withMemoryServers(memoryServers)
                 .withChunkSizeBytes(io.rstore.bench.Units.parseBytes(chunkSize))
-                .withServerCapacityBytes(64L << 30));
+                .withServerCapacityBytes(64L << 30);
+        if (cluster != null) {
+            return RStore.connect(cluster, settings);
+        }
+        if (reachableByOtherProcesses) {
+            served = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0));
+            return RStore.connect("rstore+tcp://127.0.0.1:" + served.port(), settings);
+        }
+        return RStore.embedded(settings);
+    }
+
+    void stop() {
+        if (served != null) {
+            served.close();
+            served = null;
+        }
     }
 }

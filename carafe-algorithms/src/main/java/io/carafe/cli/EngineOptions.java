@@ -30,6 +30,9 @@ final class EngineOptions {
     @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")
     boolean verify;
 
+    @Option(names = "--worker-processes", description = "run each partition worker as a separate JVM (carafe worker) sharing nothing but the cluster")
+    boolean workerProcesses;
+
     PregelJob.Options options(long maxSupersteps) {
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);

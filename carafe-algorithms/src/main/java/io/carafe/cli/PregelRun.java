@@ -49,12 +49,21 @@ final class PregelRun {
         Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
         PregelJob.Options options = engine.options(maxSupersteps);
         err.printf("%s on %s with %d workers%n", algorithm, graph.name(), options.workers());
-        PregelJob.Result result = PregelJob.run(rstore, graph.name(), program, options, s -> {
+        java.util.function.Consumer<PregelJob.Superstep> report = s -> {
             err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
                     s.index(), s.activeVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
             superstepMillis.update((long) (s.seconds() * 1000));
             superstepMessages.update(s.messages());
-        });
+        };
+        PregelJob.Result result;
+        if (engine.workerProcesses) {
+            err.printf("starting %d worker processes against %s%n", options.workers(), rstore.uri());
+            try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds)) {
+                result = PregelJob.run(rstore, graph.name(), program, options, report, processes);
+            }
+        } else {
+            result = PregelJob.run(rstore, graph.name(), program, options, report);
+        }
         double total = (System.nanoTime() - commandStart) / 1e9;
         ObjectNode summary = new ObjectMapper().createObjectNode();
         summary.put("algorithm", algorithm);

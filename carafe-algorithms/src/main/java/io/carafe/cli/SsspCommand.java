@@ -45,40 +45,44 @@ final class SsspCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         long start = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
-        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-            if (!hops && g.graph().isWeighted() && g.graph().header().minWeight() < 0) {
-                throw new IllegalArgumentException("graph '" + g.name() + "' has negative weights; import with --weight-map abs or add:X");
-            }
-            int s = g.vertex(source, "--source");
-            PregelRun run = PregelRun.run(hops ? "bfs" : "sssp", rstore, g, new ShortestPaths(s, hops), engine, maxSupersteps, start);
-            double[] distance = run.result.values();
-            long reached = 0;
-            double farthest = 0;
-            for (double d : distance) {
-                if (!Double.isInfinite(d)) {
-                    reached++;
-                    farthest = Math.max(farthest, d);
+        try {
+            try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+                if (!hops && g.graph().isWeighted() && g.graph().header().minWeight() < 0) {
+                    throw new IllegalArgumentException("graph '" + g.name() + "' has negative weights; import with --weight-map abs or add:X");
+                }
+                int s = g.vertex(source, "--source");
+                PregelRun run = PregelRun.run(hops ? "bfs" : "sssp", rstore, g, new ShortestPaths(s, hops), engine, maxSupersteps, start);
+                double[] distance = run.result.values();
+                long reached = 0;
+                double farthest = 0;
+                for (double d : distance) {
+                    if (!Double.isInfinite(d)) {
+                        reached++;
+                        farthest = Math.max(farthest, d);
+                    }
+                }
+                run.summary.put("source", source);
+                run.summary.put("reached", reached);
+                run.summary.put("largestDistance", farthest);
+                run.writeValues(engine, hops ? "hops" : "distance", Output::distance);
+                if (engine.verify) {
+                    double[] want = hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
+                    boolean ok = java.util.Arrays.equals(want, distance);
+                    System.err.println(ok ? "verify: OK (every distance matches an independent implementation)" : "verify: FAILED (distances differ)");
+                    if (!ok) {
+                        run.finish(engine, out);
+                        return 1;
+                    }
+                }
+                if (!run.finish(engine, out)) {
+                    out.printf("%s from %d on %s: reached %,d of %,d vertices, largest distance %s, %d supersteps, compute %.2f s%n",
+                            hops ? "bfs" : "sssp", source, g.name(), reached, distance.length, Output.distance(farthest),
+                            run.result.supersteps().size(), run.result.computeSeconds());
+                    out.flush();
                 }
             }
-            run.summary.put("source", source);
-            run.summary.put("reached", reached);
-            run.summary.put("largestDistance", farthest);
-            run.writeValues(engine, hops ? "hops" : "distance", Output::distance);
-            if (engine.verify) {
-                double[] want = hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
-                boolean ok = java.util.Arrays.equals(want, distance);
-                System.err.println(ok ? "verify: OK (every distance matches an independent implementation)" : "verify: FAILED (distances differ)");
-                if (!ok) {
-                    run.finish(engine, out);
-                    return 1;
-                }
-            }
-            if (!run.finish(engine, out)) {
-                out.printf("%s from %d on %s: reached %,d of %,d vertices, largest distance %s, %d supersteps, compute %.2f s%n",
-                        hops ? "bfs" : "sssp", source, g.name(), reached, distance.length, Output.distance(farthest),
-                        run.result.supersteps().size(), run.result.computeSeconds());
-                out.flush();
-            }
+        } finally {
+            cluster.stop();
         }
         return 0;
     }

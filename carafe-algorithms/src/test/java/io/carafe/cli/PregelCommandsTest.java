@@ -120,6 +120,21 @@ class PregelCommandsTest {
         assertEquals(4, j.get("largestComponent").asInt());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 4})
+    void shouldMatchPowerIterationWithWorkersInSeparateProcesses(int workers) throws IOException {
+        Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
+        Path wiki = shared.resolve("snap/wiki-Vote.txt");
+        Run r = run(true, "pagerank", "-g", wiki.toString(), "--workers", Integer.toString(workers), "--worker-processes",
+                "--verify", "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("starting " + workers + " worker processes against rstore+tcp://127.0.0.1:"), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(workers, j.get("workers").asInt());
+        assertTrue(j.get("verifyMaxDifference").asDouble() <= 1e-9, "largest difference " + j.get("verifyMaxDifference"));
+    }
+
     @Test
     void shouldRefuseContradictoryOptions() throws IOException {
         Run both = run("pagerank", "-g", graph().toString(), "--iterations", "3", "--tolerance", "1e-6");

@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  * 16  vertex count (long)  24  values at (long)      32 barrier at (long)
  * 40  combiner (int, -1 none)                        44 graph name length (int)
  * 48  graph name (UTF-8, up to 208 bytes)
- * 256 partition starts: P+1 ints, padded to 8
+ * 256 program spec length (int)   260 program spec (UTF-8, up to 252 bytes; empty: threads only)
+ * 512 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (segment address long, capacity long), row i = outbox of i
  * </pre>
  */
@@ -30,7 +31,10 @@ public final class JobLayout {
     private static final long NAME_LENGTH = 44;
     private static final long NAME = 48;
     private static final int NAME_MAX = 208;
-    private static final long STARTS = 256;
+    private static final long PROGRAM_LENGTH = 256;
+    private static final long PROGRAM = 260;
+    private static final int PROGRAM_MAX = 252;
+    private static final long STARTS = 512;
 
     private JobLayout() {
     }
@@ -58,11 +62,17 @@ public final class JobLayout {
     }
 
     public static void writeHeader(MemorySegment s, int partitions, int aggregators, long vertices, long valuesAt, long barrierAt,
-                                   Combiner combiner, String graph, int[] starts) {
+                                   Combiner combiner, String graph, String program, int[] starts) {
         byte[] name = graph.getBytes(StandardCharsets.UTF_8);
         if (name.length > NAME_MAX) {
             throw new IllegalArgumentException("graph name too long for a job directory: " + graph);
         }
+        byte[] spec = (program == null ? "" : program).getBytes(StandardCharsets.UTF_8);
+        if (spec.length > PROGRAM_MAX) {
+            throw new IllegalArgumentException("program spec too long for a job directory: " + program);
+        }
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, PROGRAM_LENGTH, spec.length);
+        MemorySegment.copy(spec, 0, s, ValueLayout.JAVA_BYTE, PROGRAM, spec.length);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, MAGIC);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, PARTITIONS, partitions);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, AGGREGATORS, aggregators);
@@ -111,6 +121,17 @@ public final class JobLayout {
         byte[] name = new byte[length];
         MemorySegment.copy(s, ValueLayout.JAVA_BYTE, NAME, name, 0, length);
         return new String(name, StandardCharsets.UTF_8);
+    }
+
+    /** The vertex program's spec, from which a worker in another process builds it; empty if there is none. */
+    public static String program(MemorySegment s) {
+        int length = s.get(ValueLayout.JAVA_INT_UNALIGNED, PROGRAM_LENGTH);
+        if (length < 0 || length > PROGRAM_MAX) {
+            throw new IllegalStateException("job directory holds a program spec of " + length + " bytes");
+        }
+        byte[] spec = new byte[length];
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, PROGRAM, spec, 0, length);
+        return new String(spec, StandardCharsets.UTF_8);
     }
 
     public static int[] starts(MemorySegment s) {

@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /**
  * One partition worker. It joins a job knowing only the cluster and the job's namespace:
@@ -36,15 +37,18 @@ final class PartitionWorker implements Callable<Void> {
     private final RStoreSettings settings;
     private final String jobNamespace;
     private final int index;
-    private final VertexProgram program;
+    private final Function<String, VertexProgram> programs;
     private final long timeoutMs;
+    private VertexProgram program;
 
-    PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, VertexProgram program, long timeoutMs) {
+    /** {@code programs} builds the vertex program from the spec in the job's directory. */
+    PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, Function<String, VertexProgram> programs,
+                    long timeoutMs) {
         this.clusterUri = clusterUri;
         this.settings = settings;
         this.jobNamespace = jobNamespace;
         this.index = index;
-        this.program = program;
+        this.programs = programs;
         this.timeoutMs = timeoutMs;
     }
 
@@ -57,6 +61,7 @@ final class PartitionWorker implements Callable<Void> {
                 if (!JobLayout.valid(dir)) {
                     throw new IllegalStateException(jobNamespace + " holds no Pregel job directory");
                 }
+                program = programs.apply(JobLayout.program(dir));
                 int partitions = JobLayout.partitions(dir);
                 BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(JobLayout.aggregators(dir)));
                 try (BarrierWorker barrier = new BarrierWorker(job.raddress(JobLayout.barrierAt(dir)), layout, index)) {

@@ -9,6 +9,7 @@ import io.rstore.Namespace;
 import io.rstore.RAddress;
 import io.rstore.RStore;
 import io.rstore.RStoreException;
+import io.rstore.RStoreSettings;
 import io.rstore.barrier.BarrierCoordinator;
 import io.rstore.barrier.BarrierLayout;
 
@@ -17,13 +18,12 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Runs a vertex program over a graph in RStore: the coordinator side of the BSP engine.
@@ -76,7 +76,25 @@ public final class PregelJob {
     private PregelJob() {
     }
 
+    /** Runs the job with its workers as threads of this process. */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress) {
+        try (Workers threads = new ThreadWorkers(program, rstore.settings(), options.workers(), options.superstepTimeoutMs())) {
+            return run(rstore, graph, program, options, progress, threads);
+        }
+    }
+
+    /**
+     * What a worker in another process runs (carafe worker): joins job {@code jobNamespace}
+     * as worker {@code index}, building the program from the spec in the job's directory.
+     */
+    public static void work(String clusterUri, RStoreSettings settings, String jobNamespace, int index,
+                            Function<String, VertexProgram> programs, long timeoutMs) {
+        new PartitionWorker(clusterUri, settings, jobNamespace, index, programs, timeoutMs).call();
+    }
+
+    /** Runs the job with workers started by {@code workers} (threads, or processes that join through RStore). */
+    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
+                             Workers workerStarter) {
         long setupStart = System.nanoTime();
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
@@ -85,12 +103,6 @@ public final class PregelJob {
         String jobName = "carafe/job/" + graph + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
         Namespace job = rstore.createNamespace(jobName);
         BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(aggregators));
-        AtomicInteger names = new AtomicInteger();
-        ExecutorService threads = Executors.newFixedThreadPool(partitions, r -> {
-            Thread t = new Thread(r, "carafe-worker-" + names.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        });
         List<Future<Void>> workers = new ArrayList<>();
         try {
             RAddress directorySegment = job.bootstrap(JobLayout.bytes(partitions));
@@ -98,12 +110,12 @@ public final class PregelJob {
             RAddress barrierSegment = job.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
                 JobLayout.writeHeader(directory.segment(), partitions, aggregators, header.vertexCount(), valuesSegment.address(),
-                        barrierSegment.address(), program.combiner(), graph, partitioning.starts());
+                        barrierSegment.address(), program.combiner(), graph, program.spec(), partitioning.starts());
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {
                 for (int i = 0; i < partitions; i++) {
-                    workers.add(threads.submit(new PartitionWorker(rstore.uri(), rstore.settings(), jobName, i, program, options.superstepTimeoutMs())));
+                    workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
                 Drive drive = new Drive(coordinator, layout, header.vertexCount(), aggregators, program, options, progress, setupStart);
                 try {
@@ -118,12 +130,6 @@ public final class PregelJob {
                         (System.nanoTime() - drive.computeStart) / 1e9);
             }
         } finally {
-            threads.shutdownNow();
-            try {
-                threads.awaitTermination(options.superstepTimeoutMs(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
             try {
                 rstore.deleteNamespace(jobName);
             } catch (RStoreException leftover) {

@@ -22,6 +22,14 @@ public interface VertexProgram {
         return 0;
     }
 
+    /**
+     * A one-line description from which a worker in another process can build this program
+     * (see the algorithms' {@code Programs}); null for programs that only run as threads.
+     */
+    default String spec() {
+        return null;
+    }
+
     /** Runs on the coordinator after each superstep; true stops the job. */
     default boolean masterCompute(MasterContext master) {
         return false;

@@ -27,4 +27,9 @@ public final class ConnectedComponents implements VertexProgram {
     public Combiner combiner() {
         return Combiner.MIN;
     }
+
+    @Override
+    public String spec() {
+        return "wcc";
+    }
 }

@@ -69,6 +69,12 @@ public final class PageRank implements VertexProgram {
     }
 
     @Override
+    public String spec() {
+        return "pagerank damping=" + damping + " iterations=" + iterations + " tolerance=" + tolerance
+                + " dangling=" + (dropDangling ? "drop" : "spread");
+    }
+
+    @Override
     public int aggregators() {
         return 2;
     }

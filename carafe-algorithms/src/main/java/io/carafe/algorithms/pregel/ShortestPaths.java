@@ -45,4 +45,9 @@ public final class ShortestPaths implements VertexProgram {
     public Combiner combiner() {
         return Combiner.MIN;
     }
+
+    @Override
+    public String spec() {
+        return "shortest-paths source=" + source + " hops=" + hops;
+    }
 }

@@ -1,0 +1,17 @@
+package io.carafe.pregel;
+
+import java.util.concurrent.Future;
+
+/**
+ * Starts the partition workers of a job. Workers need nothing but the cluster's URI, the
+ * job's namespace and their index: the job's directory in RStore tells them the rest.
+ */
+public interface Workers extends AutoCloseable {
+
+    /** Starts worker {@code index}; the future ends when the worker does (exceptionally if it failed). */
+    Future<Void> start(String clusterUri, String jobNamespace, int index);
+
+    /** Stops whatever is still running. */
+    @Override
+    void close();
+}
