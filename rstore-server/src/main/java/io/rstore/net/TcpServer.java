@@ -187,7 +187,23 @@ public final class TcpServer implements AutoCloseable {
     private void refuse(SocketChannel channel, String what) throws IOException {
         ByteBuffer answer = master.handle(ByteBuffer.allocate(0)); // an INVALID_FRAME error frame
         writeFully(channel, answer);
-        System.err.println("rstore: refused " + what + " from " + channel.getRemoteAddress() + "; connection closed");
+        logRefusal(what + " from " + channel.getRemoteAddress());
+    }
+
+    private long lastRefusalLog;
+    private long refusalsNotLogged;
+
+    /** At most one line a second, so a flood of garbage cannot flood the log. */
+    private synchronized void logRefusal(String what) {
+        long now = System.nanoTime();
+        if (lastRefusalLog != 0 && now - lastRefusalLog < 1_000_000_000L) {
+            refusalsNotLogged++;
+            return;
+        }
+        String more = refusalsNotLogged > 0 ? " (and " + refusalsNotLogged + " more refused since the last line)" : "";
+        System.err.println("rstore: refused " + what + "; connection closed" + more);
+        lastRefusalLog = now;
+        refusalsNotLogged = 0;
     }
 
     /**

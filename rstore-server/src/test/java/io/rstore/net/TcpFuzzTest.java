@@ -1,0 +1,89 @@
+package io.rstore.net;
+
+import io.rstore.AllocFlags;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Garbage sent to the tcp port gets an error and a closed connection; everyone else is served on. */
+@Timeout(120)
+class TcpFuzzTest {
+
+    @Test
+    void shouldSurviveThousandsOfMalformedFramesWhileServingOthers() throws Exception {
+        RStoreSettings settings = RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(64 << 20)
+                .withOperationTimeoutMs(5_000);
+        try (NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0));
+             RStore good = RStore.connect("rstore+tcp://127.0.0.1:" + cluster.port(), settings);
+             Mapping m = good.createNamespace("fuzz").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
+            Random random = new Random(7);
+            int answered = 0;
+            int closed = 0;
+            for (int i = 0; i < 3_000; i++) {
+                try (Socket s = new Socket("127.0.0.1", cluster.port())) {
+                    s.setSoTimeout(2_000);
+                    s.getOutputStream().write(garbage(random, i));
+                    s.shutdownOutput(); // a truncated frame must not keep the server waiting forever
+                    byte[] reply = s.getInputStream().readAllBytes();
+                    if (reply.length >= 8) {
+                        answered++;
+                    } else {
+                        closed++;
+                    }
+                } catch (IOException e) {
+                    closed++; // reset by the server: also an acceptable end
+                }
+                if (i % 100 == 0) { // the well-behaved client is served throughout
+                    m.segment().set(ValueLayout.JAVA_LONG, 0, i);
+                    m.write(0, 8);
+                    m.segment().set(ValueLayout.JAVA_LONG, 0, -1);
+                    m.read(0, 8);
+                    assertEquals(i, m.segment().get(ValueLayout.JAVA_LONG, 0), "after " + i + " bad connections");
+                }
+            }
+            assertEquals(3_000, answered + closed);
+            assertTrue(answered > 0, "malformed frames are answered with an error frame");
+            assertEquals(1, good.namespaces().size(), "the master's state is untouched");
+        }
+    }
+
+    /** Random bytes, frames with lying lengths, or valid-looking headers with bad kinds, types and bodies. */
+    private static byte[] garbage(Random random, int i) {
+        switch (i % 4) {
+            case 0 -> {
+                byte[] b = new byte[1 + random.nextInt(200)];
+                random.nextBytes(b);
+                return b;
+            }
+            case 1 -> { // a length that claims more than is sent, or more than the limit
+                ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+                b.putInt(random.nextBoolean() ? Integer.MAX_VALUE : 100 + random.nextInt(1000)).putInt(random.nextInt());
+                return b.array();
+            }
+            default -> { // a plausible header: magic and version right, the rest random
+                int bodyBytes = random.nextInt(64);
+                ByteBuffer b = ByteBuffer.allocate(18 + bodyBytes).order(ByteOrder.LITTLE_ENDIAN);
+                b.putInt(14 + bodyBytes).putShort((short) 0x5253).put((byte) 1).put((byte) random.nextInt(7))
+                        .putShort((short) random.nextInt(20)).putLong(random.nextLong());
+                byte[] body = new byte[bodyBytes];
+                random.nextBytes(body);
+                b.put(body);
+                return b.array();
+            }
+        }
+    }
+}
