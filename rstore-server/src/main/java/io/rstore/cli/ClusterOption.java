@@ -1,0 +1,15 @@
+package io.rstore.cli;
+
+import io.rstore.RStore;
+import picocli.CommandLine.Option;
+
+/** Which running cluster an admin command talks to. */
+final class ClusterOption {
+    @Option(names = {"-c", "--cluster"}, paramLabel = "URI", defaultValue = "rstore+tcp://127.0.0.1:7400",
+            description = "the cluster (default: ${DEFAULT-VALUE})")
+    String uri;
+
+    RStore connect() {
+        return RStore.connect(uri);
+    }
+}

@@ -1,0 +1,49 @@
+package io.rstore.cli;
+
+import io.rstore.RStore;
+import io.rstore.bench.Units;
+import io.rstore.protocol.NamespaceInfo;
+import io.rstore.protocol.ServerInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "status", mixinStandardHelpOptions = true, header = "Memory servers, capacity used and free, and namespaces of a cluster.")
+final class StatusCommand implements Callable<Integer> {
+    @Mixin
+    ClusterOption cluster;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (RStore rstore = cluster.connect()) {
+            List<ServerInfo> servers = rstore.servers();
+            List<NamespaceInfo> namespaces = rstore.namespaces();
+            long capacity = 0;
+            long used = 0;
+            out.printf("cluster %s (transport %s)%n%n", rstore.uri(), rstore.transportName());
+            out.printf("%4s  %-36s %6s %12s %12s %12s%n", "id", "memory server", "state", "capacity", "used", "free");
+            for (ServerInfo s : servers) {
+                out.printf("%4d  %-36s %6s %12s %12s %12s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
+                        Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()));
+                if (s.alive()) {
+                    capacity += s.capacityBytes();
+                    used += s.usedBytes();
+                }
+            }
+            long reserved = namespaces.stream().mapToLong(NamespaceInfo::reservedBytes).sum();
+            out.printf("%nlive capacity %s, in chunks %s (reserved by namespaces %s, the rest pooled), free %s; %d namespaces%n",
+                    Units.bytes(capacity), Units.bytes(used), Units.bytes(reserved), Units.bytes(capacity - used), namespaces.size());
+            out.flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,60 @@
+package io.rstore.cli;
+
+import io.rstore.AllocFlags;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import io.rstore.net.NetworkCluster;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AdminCommandsTest {
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        CommandLine cli = RStoreCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return new Run(cli.execute(args), out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldShowStatusAndManageNamespacesOfARunningCluster() {
+        RStoreSettings settings = RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(32 << 20).withMemoryServers(3);
+        try (NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0))) {
+            String uri = "rstore+tcp://127.0.0.1:" + cluster.port();
+            assertEquals(0, run("ns", "create", "graphs", "-c", uri).exit());
+            try (RStore client = RStore.connect(uri); Mapping m = client.joinNamespace("graphs").alloc(3 << 20, AllocFlags.GROW).map(MapFlags.NONE)) {
+                cluster.stopServer(2);
+                Run status = run("status", "-c", uri);
+                assertEquals(0, status.exit(), status.err());
+                assertTrue(status.out().contains("DEAD"), status.out());
+                assertTrue(status.out().contains("1 namespaces"), status.out());
+                Run list = run("ns", "list", "--cluster", uri);
+                assertTrue(list.out().matches("(?s).*graphs\\s+\\d+\\s+3 MiB\\s+3 MiB\\s+1\\s+1.*"), list.out());
+                Run refused = run("ns", "delete", "graphs", "-c", uri);
+                assertEquals(RStoreCli.EXIT_RSTORE_ERROR, refused.exit());
+                assertTrue(refused.err().contains("SEGMENT_IN_USE"), refused.err());
+            }
+            assertEquals(0, run("ns", "delete", "graphs", "-c", uri).exit());
+            Run missing = run("ns", "info", "graphs", "-c", uri);
+            assertEquals(RStoreCli.EXIT_RSTORE_ERROR, missing.exit());
+            assertTrue(missing.err().contains("NO_SUCH_NAMESPACE"), missing.err());
+        }
+        Run nobody = run("status", "-c", "rstore+tcp://127.0.0.1:1");
+        assertEquals(RStoreCli.EXIT_RSTORE_ERROR, nobody.exit());
+        assertTrue(nobody.err().contains("cannot reach the master"), nobody.err());
+    }
+}
