@@ -15,7 +15,7 @@ public enum ErrorCode {
     OUT_OF_MEMORY(6, true, "the memory servers have no free memory left; release memory or add servers"),
     SEGMENT_IN_USE(7, true, "the segment is mapped by a client; unmap it everywhere first"),
     SERVER_UNAVAILABLE(8, true, "a memory server does not answer; check it is running"),
-    UNAUTHORIZED(9, false, "the access key does not match the memory (it was released or the key is wrong)"),
+    UNAUTHORIZED(9, false, "the credentials do not match: the memory's access key (released, or wrong) or the cluster secret"),
     OUT_OF_BOUNDS(10, false, "the offset and length fall outside the mapping or segment"),
     INVALID_ARGUMENT(11, false, "an argument is out of its allowed range"),
     TIMED_OUT(12, true, "the operation did not complete within its bound"),

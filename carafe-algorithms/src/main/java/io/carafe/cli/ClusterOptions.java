@@ -35,7 +35,8 @@ final class ClusterOptions {
                 .withClusterName("carafe")
                 .withMemoryServers(memoryServers)
                 .withChunkSizeBytes(io.rstore.bench.Units.parseBytes(chunkSize))
-                .withServerCapacityBytes(64L << 30);
+                .withServerCapacityBytes(64L << 30)
+                .withClusterSecret(io.rstore.cli.Secrets.fromEnvironment()); // worker processes inherit it
         if (cluster != null) {
             return RStore.connect(cluster, settings);
         }

@@ -32,7 +32,8 @@ final class WorkerCommand implements Callable<Integer> {
         if (index < 0 || timeoutSeconds < 1) {
             throw new IllegalArgumentException("--index must be >= 0 and --superstep-timeout >= 1");
         }
-        PregelJob.work(cluster, RStoreSettings.defaults(), job, index, Programs::fromSpec, timeoutSeconds * 1000);
+        RStoreSettings settings = RStoreSettings.defaults().withClusterSecret(io.rstore.cli.Secrets.fromEnvironment());
+        PregelJob.work(cluster, settings, job, index, Programs::fromSpec, timeoutSeconds * 1000);
         return 0;
     }
 }

@@ -89,7 +89,8 @@ final class BenchCommand implements Callable<Integer> {
                 .withMemoryServers(servers)
                 .withChunkSizeBytes(Units.parseBytes(chunkSize))
                 .withServerCapacityBytes(64L << 30)
-                .withMetricsEnabled(!noMetrics);
+                .withMetricsEnabled(!noMetrics)
+                .withClusterSecret(Secrets.fromEnvironment());
         RStoreBench.Plan plan = new RStoreBench.Plan(sizes(Units.parseBytes(controlMax)), ops, rounds, latencyBytes,
                 sizes(Units.parseBytes(bandwidthMax)), inFlight, 2L << 30);
         ObjectNode result;

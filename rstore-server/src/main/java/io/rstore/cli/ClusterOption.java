@@ -9,7 +9,8 @@ final class ClusterOption {
             description = "the cluster (default: ${DEFAULT-VALUE})")
     String uri;
 
+    /** Connects with the secret from $RSTORE_SECRET, if any. */
     RStore connect() {
-        return RStore.connect(uri);
+        return RStore.connect(uri, io.rstore.RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()));
     }
 }

@@ -31,10 +31,14 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--capacity", defaultValue = "8GiB", description = "DRAM each memory server may hand out (default: ${DEFAULT-VALUE})")
     String capacity;
 
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "require clients to prove this secret (first line of FILE; else $RSTORE_SECRET; else none)")
+    java.nio.file.Path secretFile;
+
     @Override
     public Integer call() throws InterruptedException {
         RStoreSettings settings = RStoreSettings.defaults().withMemoryServers(servers)
-                .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity));
+                .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity))
+                .withClusterSecret(Secrets.from(secretFile));
         NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bind, port));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -43,7 +47,8 @@ final class ServeCommand implements Callable<Integer> {
         }));
         // stdout carries the port so scripts (and tests) can find it
         System.out.println("rstore serving on " + bind + ":" + cluster.port() + " (transport tcp, master and " + servers
-                + " memory servers of " + capacity + ", chunks of " + chunkSize + ")");
+                + " memory servers of " + capacity + ", chunks of " + chunkSize + ", "
+                + (settings.clusterSecret().isEmpty() ? "no cluster secret: anyone who can connect is let in" : "cluster secret required") + ")");
         System.out.flush();
         stopped.await();
         return 0;

@@ -24,7 +24,7 @@ public final class NetworkCluster implements AutoCloseable {
 
     private NetworkCluster(RStoreSettings settings, InetSocketAddress bind) throws IOException {
         this.master = new Master(settings.chunkSizeBytes());
-        this.tcp = new TcpServer(bind, new MasterService(master), master, this::regions);
+        this.tcp = new TcpServer(bind, new MasterService(master), master, this::regions, settings.clusterSecret());
         for (int i = 0; i < settings.memoryServers(); i++) {
             MemoryServer server = new MemoryServer(settings.serverCapacityBytes());
             servers.add(server);

@@ -3,6 +3,7 @@ package io.rstore.net;
 import io.rstore.ErrorCode;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.wire.Frames;
+import io.rstore.protocol.wire.Handshake;
 import io.rstore.protocol.wire.MasterService;
 import io.rstore.transport.RegionTable;
 
@@ -36,11 +37,14 @@ public final class TcpServer implements AutoCloseable {
     private final MasterProtocol sessions;
     private final IntFunction<RegionTable> regions;
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
+    private final String secret; // empty: none required
     private final Thread acceptor;
     private volatile boolean closed;
 
     /** {@code sessions} is the master behind {@code master}: sessions opened on a connection are closed when it ends. */
-    public TcpServer(InetSocketAddress bind, MasterService master, MasterProtocol sessions, IntFunction<RegionTable> regions) throws IOException {
+    public TcpServer(InetSocketAddress bind, MasterService master, MasterProtocol sessions, IntFunction<RegionTable> regions, String secret)
+            throws IOException {
+        this.secret = secret == null ? "" : secret;
         this.listener = ServerSocketChannel.open().bind(bind);
         this.master = master;
         this.sessions = sessions;
@@ -82,6 +86,9 @@ public final class TcpServer implements AutoCloseable {
             channel.configureBlocking(false);
             channel.register(selector, SelectionKey.OP_READ);
             Poller poller = new Poller(channel, selector);
+            if (!handshake(channel, poller)) {
+                return;
+            }
             while (!closed) {
                 frame.clear().limit(4);
                 if (!poller.readFully(frame)) {
@@ -136,6 +143,25 @@ public final class TcpServer implements AutoCloseable {
             }
         }
     }
+
+    /** Challenges the client; with a secret required, only a correct proof within the bound lets it on. */
+    private boolean handshake(SocketChannel channel, Poller poller) throws IOException {
+        byte[] nonce = Handshake.nonce();
+        writeFully(channel, Handshake.challenge(!secret.isEmpty(), nonce));
+        if (secret.isEmpty()) {
+            return true;
+        }
+        ByteBuffer proof = ByteBuffer.allocate(Handshake.PROOF_FRAME);
+        boolean arrived = poller.readFully(proof, System.nanoTime() + HANDSHAKE_NANOS);
+        boolean accepted = arrived && Handshake.verify(proof.flip(), secret, nonce);
+        writeFully(channel, Handshake.verdict(accepted));
+        if (!accepted) {
+            logRefusal("a connection without the cluster secret from " + channel.getRemoteAddress());
+        }
+        return accepted;
+    }
+
+    private static final long HANDSHAKE_NANOS = 10_000_000_000L;
 
     /**
      * Carries out one read or write with no copy on this side: a write's payload is read
@@ -233,6 +259,11 @@ public final class TcpServer implements AutoCloseable {
         }
 
         boolean readFully(ByteBuffer buffer) throws IOException {
+            return readFully(buffer, Long.MAX_VALUE);
+        }
+
+        /** Like {@link #readFully(ByteBuffer)}, giving up (false) at {@code deadline} (System.nanoTime()). */
+        boolean readFully(ByteBuffer buffer, long deadline) throws IOException {
             long idleSince = System.nanoTime();
             while (buffer.hasRemaining()) {
                 int n = channel.read(buffer);
@@ -246,7 +277,7 @@ public final class TcpServer implements AutoCloseable {
                 } else {
                     selector.select(SELECT_MS);
                     selector.selectedKeys().clear();
-                    if (closed) {
+                    if (closed || System.nanoTime() - deadline > 0) {
                         return false;
                     }
                 }

@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
 public final class Frames {
     public static final int HEADER = 18;
     public static final int MAX_FRAME = 16 << 20;
-    static final int MAGIC = ('R' << 8) | 'S';
+    public static final int MAGIC = ('R' << 8) | 'S';
     static final int VERSION = 1;
     static final int REQUEST = 1;
     static final int RESPONSE = 2;

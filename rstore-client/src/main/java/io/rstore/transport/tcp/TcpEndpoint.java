@@ -3,6 +3,7 @@ package io.rstore.transport.tcp;
 import io.rstore.Completion;
 import io.rstore.ErrorCode;
 import io.rstore.protocol.wire.Frames;
+import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.Endpoint;
 
 import java.io.IOException;
@@ -51,16 +52,31 @@ final class TcpEndpoint implements Endpoint {
     private int pieceStatus;          // first failure among the requests of the piece being answered
     private volatile int failed;      // once broken: the status everything gets
 
-    TcpEndpoint(String host, int port, int serverId, long timeoutMs) {
+    TcpEndpoint(String host, int port, int serverId, long timeoutMs, String secret) {
         this.serverId = serverId;
         this.peer = host + ":" + port + " (memory server " + serverId + ")";
         this.timeoutNanos = timeoutMs * 1_000_000L;
         try {
             channel = SocketChannel.open();
-            channel.socket().connect(new InetSocketAddress(host, port), (int) Math.min(timeoutMs, Integer.MAX_VALUE));
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.configureBlocking(false);
         } catch (IOException e) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot open a socket: " + e.getMessage());
+        }
+        try {
+            int timeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
+            channel.socket().connect(new InetSocketAddress(host, port), timeout);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.socket().setSoTimeout(timeout); // bounds the handshake's reads
+            Handshake.clientSide(channel.socket().getInputStream(), channel.socket().getOutputStream(), secret, peer);
+            channel.configureBlocking(false);
+        } catch (IOException | RuntimeException e) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the failure below is what matters
+            }
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
             throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot reach " + peer + ": " + e.getMessage());
         }
     }

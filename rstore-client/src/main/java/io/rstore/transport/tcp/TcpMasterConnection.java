@@ -3,6 +3,7 @@ package io.rstore.transport.tcp;
 import io.rstore.ErrorCode;
 import io.rstore.protocol.wire.FrameTransport;
 import io.rstore.protocol.wire.Frames;
+import io.rstore.protocol.wire.Handshake;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -21,7 +22,7 @@ final class TcpMasterConnection implements FrameTransport {
     private final OutputStream out;
     private final String peer;
 
-    TcpMasterConnection(String host, int port, int timeoutMs) {
+    TcpMasterConnection(String host, int port, int timeoutMs, String secret) {
         this.peer = host + ":" + port;
         try {
             socket = new Socket();
@@ -32,6 +33,15 @@ final class TcpMasterConnection implements FrameTransport {
             out = socket.getOutputStream();
         } catch (IOException e) {
             throw ErrorCode.MASTER_UNAVAILABLE.exception("cannot reach the master at " + peer + ": " + e.getMessage());
+        }
+        try {
+            Handshake.clientSide(in, out, secret, "the master at " + peer);
+        } catch (IOException | RuntimeException e) {
+            close();
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw ErrorCode.MASTER_UNAVAILABLE.exception("the master at " + peer + " broke off the handshake: " + e.getMessage());
         }
     }
 

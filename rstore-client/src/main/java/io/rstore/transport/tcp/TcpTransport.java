@@ -13,10 +13,12 @@ import io.rstore.transport.Transport;
 public final class TcpTransport implements Transport {
     private final String masterHost;
     private final long timeoutMs;
+    private final String secret;
 
-    public TcpTransport(String masterHost, long timeoutMs) {
+    public TcpTransport(String masterHost, long timeoutMs, String secret) {
         this.masterHost = masterHost;
         this.timeoutMs = timeoutMs;
+        this.secret = secret;
     }
 
     @Override
@@ -41,7 +43,7 @@ public final class TcpTransport implements Transport {
         try {
             int port = Integer.parseInt(address.substring(colon + 1, slash));
             int id = Integer.parseInt(address.substring(slash + 1));
-            return new TcpEndpoint(host.isEmpty() ? masterHost : host, port, id, timeoutMs);
+            return new TcpEndpoint(host.isEmpty() ? masterHost : host, port, id, timeoutMs, secret);
         } catch (NumberFormatException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("memory server address '" + address + "' has no valid port and id");
         }
