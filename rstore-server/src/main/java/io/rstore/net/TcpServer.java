@@ -66,6 +66,7 @@ public final class TcpServer implements AutoCloseable {
             try {
                 SocketChannel channel = listener.accept();
                 channel.socket().setTcpNoDelay(true);
+                keepAlive(channel);
                 connections.add(channel);
                 Thread.ofPlatform().name("rstore-conn-" + n++).daemon().start(() -> serve(channel));
             } catch (ClosedChannelException e) {
@@ -75,6 +76,22 @@ public final class TcpServer implements AutoCloseable {
                     System.err.println("rstore: accept failed: " + e.getMessage());
                 }
             }
+        }
+    }
+
+    /**
+     * The heartbeat for half-open connections (a client host that vanished without a FIN
+     * or RST): the kernel probes an idle connection after 10 s, every 2 s, and gives up
+     * after 3 unanswered probes, which ends the connection and so closes its sessions.
+     */
+    private static void keepAlive(SocketChannel channel) {
+        try {
+            channel.setOption(java.net.StandardSocketOptions.SO_KEEPALIVE, true);
+            channel.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, 10);
+            channel.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, 2);
+            channel.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
+        } catch (IOException | UnsupportedOperationException e) {
+            // not on this platform: a dead peer is then noticed when a write to it fails
         }
     }
 
