@@ -152,6 +152,8 @@ public final class TcpServer implements AutoCloseable {
             }
         } catch (IOException e) {
             // the peer went away: nothing to answer
+        } catch (RuntimeException e) { // e.g. chunk memory closed under an operation while shutting down
+            logRefusal("a connection ended by " + e);
         } finally {
             connections.remove(channel);
             // a client that died (even by SIGKILL) leaves no references behind
