@@ -6,6 +6,8 @@ import io.rstore.Mapping;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import org.junit.jupiter.api.Test;
+import io.rstore.protocol.wire.Frames;
+import io.rstore.protocol.wire.Handshake;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
@@ -31,15 +33,27 @@ class TcpFuzzTest {
              RStore good = RStore.connect("rstore+tcp://127.0.0.1:" + cluster.port(), settings);
              Mapping m = good.createNamespace("fuzz").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
             Random random = new Random(7);
-            int answered = 0;
-            int closed = 0;
+            int answered = 0; // connections that got an error frame after the challenge
+            int closed = 0;   // connections closed (or reset) after the challenge without one
             for (int i = 0; i < 3_000; i++) {
                 try (Socket s = new Socket("127.0.0.1", cluster.port())) {
                     s.setSoTimeout(2_000);
                     s.getOutputStream().write(garbage(random, i));
                     s.shutdownOutput(); // a truncated frame must not keep the server waiting forever
                     byte[] reply = s.getInputStream().readAllBytes();
-                    if (reply.length >= 8) {
+                    ByteBuffer in = ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN);
+                    // every connection opens with the server's challenge
+                    assertTrue(reply.length >= Handshake.CHALLENGE_FRAME && in.get(7) == Handshake.CHALLENGE, "no challenge on connection " + i);
+                    in.position(Handshake.CHALLENGE_FRAME);
+                    boolean refused = false;
+                    while (in.remaining() >= Frames.HEADER) { // what follows is whole frames; garbage ends in an error frame
+                        int length = in.getInt(in.position());
+                        assertTrue(length >= Frames.HEADER - 4 && length <= in.remaining() - 4, "a torn answer frame on connection " + i);
+                        refused |= in.get(in.position() + 7) == 3;
+                        in.position(in.position() + 4 + length);
+                    }
+                    assertEquals(0, in.remaining(), "bytes after the last whole frame on connection " + i);
+                    if (refused) {
                         answered++;
                     } else {
                         closed++;
@@ -56,7 +70,7 @@ class TcpFuzzTest {
                 }
             }
             assertEquals(3_000, answered + closed);
-            assertTrue(answered > 0, "malformed frames are answered with an error frame");
+            assertTrue(answered > 1_000, "malformed frames are answered with an error frame: " + answered);
             assertEquals(1, good.namespaces().size(), "the master's state is untouched");
         }
     }
