@@ -61,11 +61,6 @@ public final class EdgeIterator {
         return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current);
     }
 
-    /** Edges left, including none read yet. */
-    public long remaining() {
-        return end - next;
-    }
-
     private void fill() {
         long n = Math.min(BATCH_EDGES, end - next);
         batch.read(targets, next * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);

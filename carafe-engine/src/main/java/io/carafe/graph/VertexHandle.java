@@ -52,11 +52,6 @@ public final class VertexHandle implements AutoCloseable {
         return edges.reset(firstEdge(), degree());
     }
 
-    /** A new handle on a neighbour (for a handle that does not allocate, use {@link #moveTo}). */
-    public VertexHandle neighbour(int target) {
-        return graph.vertex(target);
-    }
-
     @Override
     public void close() {
         closed = true;
