@@ -47,6 +47,7 @@ public final class RStoreBench {
         setup.put("memoryServers", rstore.servers().size());
         setup.put("chunkSizeBytes", s.chunkSizeBytes());
         setup.put("metricsEnabled", s.metricsEnabled());
+        setup.put("hugePages", io.rstore.memory.NativeMemory.usesHugePages());
         setup.put("java", Runtime.version().toString());
         setup.put("cores", Runtime.getRuntime().availableProcessors());
         setup.put("timerFloorNanos", timerFloor());

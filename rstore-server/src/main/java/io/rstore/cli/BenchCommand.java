@@ -132,9 +132,11 @@ final class BenchCommand implements Callable<Integer> {
 
     private static void printTable(JsonNode r, PrintWriter out) {
         JsonNode setup = r.get("setup");
-        out.printf("RStore bench: transport %s, %d memory servers, %s chunks, metrics %s, Java %s, %d cores%n%n",
+        out.printf("RStore bench: transport %s, %d memory servers, %s chunks, metrics %s, memory %s, Java %s, %d cores%n%n",
                 setup.get("transport").asText(), setup.get("memoryServers").asInt(), Units.bytes(setup.get("chunkSizeBytes").asLong()),
-                setup.get("metricsEnabled").asBoolean() ? "on" : "off", setup.get("java").asText(), setup.get("cores").asInt());
+                setup.get("metricsEnabled").asBoolean() ? "on" : "off",
+                setup.get("hugePages").asBoolean() ? "mmap with huge pages" : "Arena.allocate (no huge pages)",
+                setup.get("java").asText(), setup.get("cores").asInt());
         out.printf("Every latency sample includes the timer's own cost: p50 %.0f ns for two clock reads.%n%n",
                 setup.get("timerFloorNanos").asDouble());
         out.println("Control path (microseconds)");

@@ -32,6 +32,7 @@ class BenchCommandTest {
         assertEquals(0, run.exit(), run.err());
         JsonNode json = new ObjectMapper().readTree(run.out());
         assertEquals("inproc", json.at("/setup/transport").asText());
+        assertTrue(json.at("/setup/hugePages").isBoolean(), "the bench says how memory was obtained");
         assertEquals(2, json.get("controlPath").size(), "1 MiB and 4 MiB (the max)");
         for (JsonNode row : json.get("controlPath")) {
             assertTrue(row.get("reserveColdMicros").asDouble() > 0);
