@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "ns", mixinStandardHelpOptions = true, header = "List, inspect, create and delete namespaces.",
@@ -24,99 +25,72 @@ final class NamespacesCommand implements Runnable {
         spec.commandLine().usage(System.err);
     }
 
-    static void print(PrintWriter out, NamespaceInfo ns) {
-        out.printf("%-40s %6d %12s %12s %9d %7d%n", ns.name(), ns.id(), Units.bytes(ns.reservedBytes()), Units.bytes(ns.allocatedBytes()),
-                ns.segments(), ns.mappedSegments());
-    }
-
-    static void header(PrintWriter out) {
-        out.printf("%-40s %6s %12s %12s %9s %7s%n", "namespace", "id", "reserved", "allocated", "segments", "mapped");
-    }
-
-    @Command(name = "list", mixinStandardHelpOptions = true, header = "Every namespace with its memory and segments.")
-    static final class ListNamespaces implements Callable<Integer> {
+    /** What every namespace subcommand shares: the cluster, and doing one thing on it. */
+    abstract static class Action implements Callable<Integer> {
         @Mixin
         ClusterOption cluster;
 
         @Spec
         CommandSpec spec;
 
+        abstract void on(RStore rstore, PrintWriter out);
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try (RStore rstore = cluster.connect()) {
-                header(out);
-                rstore.namespaces().forEach(ns -> print(out, ns));
+                on(rstore, out);
             }
             out.flush();
             return 0;
+        }
+
+        static void table(PrintWriter out, List<NamespaceInfo> namespaces) {
+            out.printf("%-40s %6s %12s %12s %9s %7s%n", "namespace", "id", "reserved", "allocated", "segments", "mapped");
+            for (NamespaceInfo ns : namespaces) {
+                out.printf("%-40s %6d %12s %12s %9d %7d%n", ns.name(), ns.id(), Units.bytes(ns.reservedBytes()),
+                        Units.bytes(ns.allocatedBytes()), ns.segments(), ns.mappedSegments());
+            }
+        }
+    }
+
+    /** A subcommand about one namespace, named on the command line. */
+    abstract static class Named extends Action {
+        @Parameters(paramLabel = "NAME")
+        String name;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, header = "Every namespace with its memory and segments.")
+    static final class ListNamespaces extends Action {
+        @Override
+        void on(RStore rstore, PrintWriter out) {
+            table(out, rstore.namespaces());
         }
     }
 
     @Command(name = "info", mixinStandardHelpOptions = true, header = "One namespace.")
-    static final class Info implements Callable<Integer> {
-        @Mixin
-        ClusterOption cluster;
-
-        @Parameters(paramLabel = "NAME")
-        String name;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Info extends Named {
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RStore rstore = cluster.connect()) {
-                header(out);
-                print(out, rstore.joinNamespace(name).info());
-            }
-            out.flush();
-            return 0;
+        void on(RStore rstore, PrintWriter out) {
+            table(out, List.of(rstore.joinNamespace(name).info()));
         }
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true, header = "Create a namespace.")
-    static final class Create implements Callable<Integer> {
-        @Mixin
-        ClusterOption cluster;
-
-        @Parameters(paramLabel = "NAME")
-        String name;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Create extends Named {
         @Override
-        public Integer call() {
-            try (RStore rstore = cluster.connect()) {
-                rstore.createNamespace(name);
-            }
-            spec.commandLine().getOut().println("created " + name);
-            spec.commandLine().getOut().flush();
-            return 0;
+        void on(RStore rstore, PrintWriter out) {
+            rstore.createNamespace(name);
+            out.println("created " + name);
         }
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true, header = "Delete a namespace (refused while anything in it is mapped).")
-    static final class Delete implements Callable<Integer> {
-        @Mixin
-        ClusterOption cluster;
-
-        @Parameters(paramLabel = "NAME")
-        String name;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Delete extends Named {
         @Override
-        public Integer call() {
-            try (RStore rstore = cluster.connect()) {
-                rstore.deleteNamespace(name);
-            }
-            spec.commandLine().getOut().println("deleted " + name);
-            spec.commandLine().getOut().flush();
-            return 0;
+        void on(RStore rstore, PrintWriter out) {
+            rstore.deleteNamespace(name);
+            out.println("deleted " + name);
         }
     }
 }
