@@ -238,39 +238,52 @@ public final class PregelJob {
         }
     }
 
+    /** Waits for every worker to stop after HALT (so none still holds job mappings), then reports the first failure. */
     private static void awaitWorkers(List<Future<Void>> workers, Options options) {
+        long deadline = System.nanoTime() + options.superstepTimeoutMs() * 1_000_000L;
+        PregelException first = null;
         for (int i = 0; i < workers.size(); i++) {
             try {
-                workers.get(i).get(options.superstepTimeoutMs(), TimeUnit.MILLISECONDS);
+                workers.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
-                throw new PregelException("worker " + i + " failed: " + e.getCause().getMessage(), e.getCause());
+                first = first != null ? first : new PregelException("worker " + i + " failed: " + e.getCause().getMessage(), e.getCause());
             } catch (TimeoutException e) {
-                throw new PregelException("worker " + i + " did not stop within " + options.superstepTimeoutMs() + " ms after HALT", e);
+                first = first != null ? first
+                        : new PregelException("worker " + i + " did not stop within " + options.superstepTimeoutMs() + " ms after HALT", e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new PregelException("interrupted while waiting for worker " + i, e);
             }
         }
+        if (first != null) {
+            throw first;
+        }
     }
 
     /**
      * A worker's own failure explains a barrier error or timeout better than the barrier
-     * can; workers that merely saw the abort are passed over.
+     * can; workers that merely saw the abort are passed over. Every worker is waited for
+     * (within one bound), not just the first that explains: until a worker has stopped it
+     * holds mappings in the job namespace, and the namespace could not be deleted.
      */
     private static RuntimeException explain(RuntimeException failure, List<Future<Void>> workers, Options options) {
         long deadline = System.nanoTime() + Math.min(options.superstepTimeoutMs(), 10_000) * 1_000_000L;
+        RuntimeException explained = null;
         for (int i = 0; i < workers.size(); i++) {
             try {
                 workers.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
-                if (!PartitionWorker.isAbort(e.getCause())) {
-                    return new PregelException("worker " + i + " failed: " + e.getCause().getMessage(), e.getCause());
+                if (explained == null && !PartitionWorker.isAbort(e.getCause())) {
+                    explained = new PregelException("worker " + i + " failed: " + e.getCause().getMessage(), e.getCause());
                 }
-            } catch (TimeoutException | InterruptedException | java.util.concurrent.CancellationException e) {
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (TimeoutException | java.util.concurrent.CancellationException e) {
                 // no more to learn from this worker
             }
         }
-        return new PregelException("the job failed: " + failure.getMessage(), failure);
+        return explained != null ? explained : new PregelException("the job failed: " + failure.getMessage(), failure);
     }
 
     private static double[] readValues(RAddress segment, long vertexCount) {
