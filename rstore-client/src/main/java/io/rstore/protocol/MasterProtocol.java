@@ -20,6 +20,17 @@ public interface MasterProtocol {
 
     List<ServerInfo> servers();
 
+    /** Open client sessions (for status). */
+    List<ClientInfo> clients();
+
+    /**
+     * A memory server daemon joins the cluster: the master connects back to
+     * {@code address} (the server's data address, e.g. rstore+tcp://HOST:PORT), proves
+     * {@code controlToken} on every call it makes there, and returns the server's id.
+     * UNSUPPORTED on a cluster whose servers live in the master's process.
+     */
+    int registerServer(String address, long capacityBytes, String controlToken);
+
     NamespaceInfo createNamespace(long session, String name);
 
     NamespaceInfo joinNamespace(long session, String name);

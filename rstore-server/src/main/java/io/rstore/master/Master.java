@@ -3,6 +3,8 @@ package io.rstore.master;
 import io.rstore.AllocFlags;
 import io.rstore.ErrorCode;
 import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.ChunkService;
+import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
@@ -99,11 +101,26 @@ public final class Master implements MasterProtocol {
     private long nextNamespaceId = 1;
     private long nextSessionId = 1;
 
+    /** Reaches a memory server daemon that asked to join: its data address and control token give a {@link ChunkService}. */
+    @FunctionalInterface
+    public interface ServerConnector {
+        ChunkService connect(String address, String controlToken);
+    }
+
+    private final ServerConnector connector;
+
+    /** A master whose memory servers are registered in-process ({@link #registerServer(String, ChunkService)}). */
     public Master(long chunkSizeBytes) {
+        this(chunkSizeBytes, null);
+    }
+
+    /** A master that memory server daemons join over the network, reached through {@code connector}. */
+    public Master(long chunkSizeBytes, ServerConnector connector) {
         if (Long.bitCount(chunkSizeBytes) != 1 || chunkSizeBytes < ALIGNMENT) {
             throw ErrorCode.INVALID_ARGUMENT.exception("chunk size must be a power of two >= 64, was " + chunkSizeBytes);
         }
         this.chunkSize = chunkSizeBytes;
+        this.connector = connector;
     }
 
     // ---- memory servers ----
@@ -115,9 +132,59 @@ public final class Master implements MasterProtocol {
         return id;
     }
 
+    @Override
+    public int registerServer(String address, long capacityBytes, String controlToken) {
+        if (connector == null) {
+            throw ErrorCode.UNSUPPORTED.exception("this master's memory servers run in its own process; it takes no daemons");
+        }
+        // connect outside the lock: a slow or unreachable server must not stall everyone else's calls
+        ChunkService service = connector.connect(address, controlToken);
+        if (service.capacityBytes() != capacityBytes) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("the server at " + address + " says it has " + service.capacityBytes()
+                    + " bytes, its registration said " + capacityBytes + "; is another server at that address?");
+        }
+        synchronized (this) {
+            return registerServer(address + "/" + servers.size(), service);
+        }
+    }
+
     /** Marks a server dead: no new chunks go there; its chunks' data is lost. */
     public synchronized void markDead(int serverId) {
         server(serverId).alive = false;
+    }
+
+    /** Pings every live server (outside the master's lock); marks dead those that do not answer, and returns them. */
+    public List<ServerInfo> checkServers() {
+        List<Server> live;
+        synchronized (this) {
+            live = servers.stream().filter(s -> s.alive).toList();
+        }
+        List<ServerInfo> died = new ArrayList<>();
+        for (Server s : live) {
+            try {
+                s.service.ping();
+            } catch (RuntimeException e) {
+                markDead(s.id);
+                died.add(new ServerInfo(s.id, s.address, s.service.capacityBytes(), s.service.usedBytes(), false));
+            }
+        }
+        return died;
+    }
+
+    @Override
+    public synchronized List<ClientInfo> clients() {
+        List<ClientInfo> out = new ArrayList<>(sessions.size());
+        for (Long2ObjectOpenHashMap.Entry<Session> e : sessions.long2ObjectEntrySet()) {
+            int mappings = 0;
+            for (Long2IntOpenHashMap refs : e.getValue().refs.values()) {
+                for (int count : refs.values()) {
+                    mappings += count;
+                }
+            }
+            out.add(new ClientInfo(e.getLongKey(), e.getValue().name, mappings));
+        }
+        out.sort(java.util.Comparator.comparingLong(ClientInfo::session));
+        return out;
     }
 
     @Override

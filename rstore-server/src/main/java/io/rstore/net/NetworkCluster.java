@@ -1,72 +1,68 @@
 package io.rstore.net;
 
-import io.rstore.ErrorCode;
 import io.rstore.RStoreSettings;
 import io.rstore.master.Master;
-import io.rstore.protocol.wire.MasterService;
 import io.rstore.server.MemoryServer;
-import io.rstore.transport.RegionTable;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A master and K memory servers in one process, served over TCP on one port: clients in
- * other processes or on other hosts connect with {@code rstore+tcp://HOST:PORT}. (Memory
- * servers as separate daemons come with the server-to-master protocol.)
+ * A master daemon and K memory server daemons in one process ({@code rstore serve}),
+ * each on its own port and joined by the same protocol as daemons on separate hosts.
+ * Clients in other processes or on other hosts connect with {@code rstore+tcp://HOST:PORT}
+ * (the master's port).
  */
 public final class NetworkCluster implements AutoCloseable {
-    private final Master master;
-    private final List<MemoryServer> servers = new ArrayList<>();
-    private final TcpServer tcp;
+    private static final long HEARTBEAT_MS = 1_000;
+    private final MasterNode master;
+    private final List<ServerNode> servers = new ArrayList<>();
 
-    private NetworkCluster(RStoreSettings settings, InetSocketAddress bind) throws IOException {
-        this.master = new Master(settings.chunkSizeBytes());
-        this.tcp = new TcpServer(bind, new MasterService(master), master, this::regions, settings.clusterSecret());
-        for (int i = 0; i < settings.memoryServers(); i++) {
-            MemoryServer server = new MemoryServer(settings.serverCapacityBytes());
-            servers.add(server);
-            master.registerServer("rstore+tcp://:" + tcp.port() + "/" + i, server);
-        }
-    }
-
-    /** Starts serving on {@code bind} (port 0: any free port). */
-    public static NetworkCluster start(RStoreSettings settings, InetSocketAddress bind) {
+    private NetworkCluster(RStoreSettings settings, InetSocketAddress bind) {
+        this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
+                line -> { });
         try {
-            return new NetworkCluster(settings, bind);
-        } catch (IOException e) {
-            throw ErrorCode.UNKNOWN.exception("cannot listen on " + bind + ": " + e.getMessage()
-                    + " (is another rstore serving there? pick another --port)");
+            // a server bound to every interface is reached at the master's host (empty host); else at its bind address
+            String advertise = bind.getAddress().isAnyLocalAddress() ? "" : bind.getAddress().getHostAddress();
+            String masterHost = bind.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bind.getAddress().getHostAddress();
+            for (int i = 0; i < settings.memoryServers(); i++) {
+                servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), advertise,
+                        settings.serverCapacityBytes(), settings.clusterSecret(), settings.operationTimeoutMs()));
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
     }
 
+    /** Starts serving on {@code bind} (port 0: any free port for the master; the servers always take free ports). */
+    public static NetworkCluster start(RStoreSettings settings, InetSocketAddress bind) {
+        return new NetworkCluster(settings, bind);
+    }
+
+    /** The master's port. */
     public int port() {
-        return tcp.port();
+        return master.port();
     }
 
     public Master master() {
-        return master;
+        return master.master();
     }
 
     public MemoryServer server(int id) {
-        return servers.get(id);
+        return servers.get(id).memory();
     }
 
     /** Simulates a failed memory server: its operations fail with SERVER_UNAVAILABLE; the master marks it dead. */
     public void stopServer(int id) {
-        servers.get(id).stop();
-        master.markDead(id);
-    }
-
-    private RegionTable regions(int id) {
-        return id >= 0 && id < servers.size() ? servers.get(id).regions() : null;
+        servers.get(id).memory().stop();
+        master.master().markDead(id);
     }
 
     @Override
     public void close() {
-        tcp.close();
-        servers.forEach(MemoryServer::close);
+        master.close();
+        servers.forEach(ServerNode::close);
     }
 }

@@ -1,10 +1,9 @@
 package io.rstore.net;
 
 import io.rstore.ErrorCode;
-import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
-import io.rstore.protocol.wire.MasterService;
+import io.rstore.protocol.wire.FrameHandler;
 import io.rstore.transport.RegionTable;
 
 import java.io.IOException;
@@ -21,33 +20,34 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
-
-import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.function.Supplier;
 
 /**
- * Serves RStore over TCP: master frames go to the {@link MasterService}, one-sided reads
- * and writes to the memory servers' region tables, each checked against key and bounds.
- * One thread per connection answers its frames in order. A malformed frame is answered
- * with INVALID_FRAME and the connection is closed; everyone else is served on.
+ * Serves RStore over TCP: request frames go to a {@link FrameHandler} of the connection's
+ * own (the master's calls on a master, the master's chunk calls on a memory server),
+ * one-sided reads and writes to the memory servers' region tables, each checked against
+ * key and bounds. One thread per connection answers its frames in order. A malformed
+ * frame is answered with INVALID_FRAME and the connection is closed; everyone else is
+ * served on.
  */
 public final class TcpServer implements AutoCloseable {
-    private static final int OPEN_SESSION = 1; // docs/protocol.md
     private final ServerSocketChannel listener;
-    private final MasterService master;
-    private final MasterProtocol sessions;
+    private final Supplier<FrameHandler> handlers;
     private final IntFunction<RegionTable> regions;
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
     private final String secret; // empty: none required
     private final Thread acceptor;
     private volatile boolean closed;
 
-    /** {@code sessions} is the master behind {@code master}: sessions opened on a connection are closed when it ends. */
-    public TcpServer(InetSocketAddress bind, MasterService master, MasterProtocol sessions, IntFunction<RegionTable> regions, String secret)
+    /**
+     * @param handlers a handler for each new connection, closed when the connection ends
+     * @param regions  the region table of memory server {@code id}, or null if not served here
+     */
+    public TcpServer(InetSocketAddress bind, Supplier<FrameHandler> handlers, IntFunction<RegionTable> regions, String secret)
             throws IOException {
         this.secret = secret == null ? "" : secret;
         this.listener = ServerSocketChannel.open().bind(bind);
-        this.master = master;
-        this.sessions = sessions;
+        this.handlers = handlers;
         this.regions = regions;
         this.acceptor = Thread.ofPlatform().name("rstore-accept").daemon().start(this::accept);
     }
@@ -96,7 +96,7 @@ public final class TcpServer implements AutoCloseable {
     }
 
     private void serve(SocketChannel channel) {
-        LongArrayList opened = new LongArrayList(); // sessions this connection opened
+        FrameHandler handler = handlers.get();
         ByteBuffer frame = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer reply = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         try (channel; Selector selector = Selector.open()) {
@@ -141,12 +141,9 @@ public final class TcpServer implements AutoCloseable {
                     return;
                 }
                 frame.flip();
-                ByteBuffer answer = master.handle(frame);
-                if (answer.get(7) == 2 && answer.getShort(8) == OPEN_SESSION) {
-                    opened.add(answer.order(ByteOrder.LITTLE_ENDIAN).getLong(Frames.HEADER));
-                }
+                ByteBuffer answer = handler.handle(frame);
                 writeFully(channel, answer);
-                if (answer.get(7) == 3 && answer.getShort(8) == 0) { // error to an unreadable frame: hang up
+                if (Frames.isHangUp(answer)) {
                     return;
                 }
             }
@@ -156,10 +153,7 @@ public final class TcpServer implements AutoCloseable {
             logRefusal("a connection ended by " + e);
         } finally {
             connections.remove(channel);
-            // a client that died (even by SIGKILL) leaves no references behind
-            for (int i = 0; i < opened.size(); i++) {
-                sessions.closeSession(opened.getLong(i));
-            }
+            handler.close(); // a client that died (even by SIGKILL) leaves no references behind
         }
     }
 
@@ -230,8 +224,7 @@ public final class TcpServer implements AutoCloseable {
     }
 
     private void refuse(SocketChannel channel, String what) throws IOException {
-        ByteBuffer answer = master.handle(ByteBuffer.allocate(0)); // an INVALID_FRAME error frame
-        writeFully(channel, answer);
+        writeFully(channel, Frames.invalidFrameError(what));
         logRefusal(what + " from " + channel.getRemoteAddress());
     }
 

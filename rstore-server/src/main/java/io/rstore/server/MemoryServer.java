@@ -1,7 +1,7 @@
 package io.rstore.server;
 
 import io.rstore.ErrorCode;
-import io.rstore.master.ChunkService;
+import io.rstore.protocol.ChunkService;
 import io.rstore.transport.RegionTable;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 

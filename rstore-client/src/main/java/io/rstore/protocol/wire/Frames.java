@@ -54,6 +54,61 @@ public final class Frames {
         return frame;
     }
 
+    /** Decodes a request's body into the call and encodes its result into {@code out}; throws RStoreException to answer with an error. */
+    @FunctionalInterface
+    interface Dispatcher {
+        void dispatch(int type, WireBuffer in, WireBuffer out);
+    }
+
+    /**
+     * The server side of a call protocol whose types are {@code first..last}: never throws;
+     * every outcome, including a malformed frame, is an answer frame. A malformed frame gets
+     * INVALID_FRAME (correlation 0 when even the header is unreadable), after which the
+     * caller should close the connection.
+     */
+    static ByteBuffer serve(ByteBuffer request, int first, int last, Dispatcher dispatcher) {
+        Header header;
+        try {
+            header = read(request);
+            if (header.kind() != REQUEST) {
+                throw WireBuffer.invalid("expected a request, not frame kind " + header.kind());
+            }
+            if (header.type() < first || header.type() > last) {
+                throw WireBuffer.invalid("unknown call " + header.type() + " (this port takes calls " + first + ".." + last + ")");
+            }
+        } catch (io.rstore.RStoreException e) {
+            return error(0, 0, e);
+        }
+        try {
+            WireBuffer out = start(RESPONSE, header.type(), header.correlation());
+            dispatcher.dispatch(header.type(), header.body(), out);
+            return finish(out);
+        } catch (io.rstore.RStoreException e) {
+            return error(header.type(), header.correlation(), e);
+        } catch (RuntimeException e) {
+            return error(header.type(), header.correlation(),
+                    io.rstore.ErrorCode.UNKNOWN.exception(e.getClass().getSimpleName() + ": " + e.getMessage()));
+        }
+    }
+
+    /** An error frame: the code and the message (cut at 4000 characters). */
+    static ByteBuffer error(int type, long correlation, io.rstore.RStoreException e) {
+        WireBuffer out = start(ERROR, type, correlation);
+        String m = e.detail() == null ? "" : e.detail();
+        out.putInt(e.code().code()).putString(m.length() > 4000 ? m.substring(0, 4000) + "..." : m);
+        return finish(out);
+    }
+
+    /** The error frame a connection gets for bytes that are no frame at all; the connection is then closed. */
+    public static ByteBuffer invalidFrameError(String what) {
+        return error(0, 0, io.rstore.ErrorCode.INVALID_FRAME.exception(what));
+    }
+
+    /** Whether {@code answer} is the error frame sent before hanging up on an unreadable frame. */
+    public static boolean isHangUp(ByteBuffer answer) {
+        return answer.get(7) == ERROR && answer.getShort(8) == 0;
+    }
+
     /** A parsed header; the reader is left at the body. */
     record Header(int kind, int type, long correlation, WireBuffer body) {
     }

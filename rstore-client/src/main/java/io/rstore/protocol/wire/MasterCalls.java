@@ -1,6 +1,7 @@
 package io.rstore.protocol.wire;
 
 import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
 import io.rstore.protocol.ServerInfo;
@@ -30,7 +31,9 @@ final class MasterCalls {
     static final int LOOKUP = 15;
     static final int MAP = 16;
     static final int UNMAP = 17;
-    static final int LAST = UNMAP;
+    static final int CLIENTS = 18;
+    static final int REGISTER_SERVER = 19;
+    static final int LAST = REGISTER_SERVER;
 
     private MasterCalls() {
     }
@@ -70,6 +73,22 @@ final class MasterCalls {
         List<ServerInfo> list = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             list.add(new ServerInfo(in.getInt(), in.getString(), in.getLong(), in.getLong(), in.getBoolean()));
+        }
+        return list;
+    }
+
+    static void putClients(WireBuffer out, List<ClientInfo> list) {
+        out.putInt(list.size());
+        for (ClientInfo c : list) {
+            out.putLong(c.session()).putString(c.name()).putInt(c.mappings());
+        }
+    }
+
+    static List<ClientInfo> getClients(WireBuffer in) {
+        int count = in.getCount(16);
+        List<ClientInfo> list = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            list.add(new ClientInfo(in.getLong(), in.getString(), in.getInt()));
         }
         return list;
     }

@@ -1,8 +1,8 @@
 package io.rstore.protocol.wire;
 
-import io.rstore.ErrorCode;
-import io.rstore.RStoreException;
 import io.rstore.protocol.MasterProtocol;
+
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.nio.ByteBuffer;
 
@@ -19,42 +19,55 @@ public final class MasterService {
         this.master = master;
     }
 
-    /** Never throws: every outcome, including a bad frame, is an answer frame. */
+    /** Answers one frame, outside any connection (the embedded cluster's loopback). Never throws. */
     public ByteBuffer handle(ByteBuffer request) {
-        Frames.Header header;
-        try {
-            header = Frames.read(request);
-            if (header.kind() != Frames.REQUEST) {
-                throw WireBuffer.invalid("the master takes requests, not frame kind " + header.kind());
-            }
-            if (header.type() < 1 || header.type() > MasterCalls.LAST) {
-                throw WireBuffer.invalid("unknown call " + header.type());
-            }
-        } catch (RStoreException e) {
-            return error(0, 0, e);
-        }
-        try {
-            WireBuffer out = Frames.start(Frames.RESPONSE, header.type(), header.correlation());
-            dispatch(header.type(), header.body(), out);
-            return Frames.finish(out);
-        } catch (RStoreException e) {
-            return error(header.type(), header.correlation(), e);
-        } catch (RuntimeException e) {
-            return error(header.type(), header.correlation(), ErrorCode.UNKNOWN.exception(e.getClass().getSimpleName() + ": " + e.getMessage()));
-        }
+        return Frames.serve(request, 1, MasterCalls.LAST, (type, in, out) -> dispatch(type, in, out, null));
     }
 
-    private void dispatch(int type, WireBuffer in, WireBuffer out) {
+    /** The handler for one network connection: sessions opened on it are closed when it ends, even if the client was killed. */
+    public FrameHandler connection() {
+        LongArrayList opened = new LongArrayList();
+        return new FrameHandler() {
+            @Override
+            public ByteBuffer handle(ByteBuffer request) {
+                return Frames.serve(request, 1, MasterCalls.LAST, (type, in, out) -> dispatch(type, in, out, opened));
+            }
+
+            @Override
+            public void close() {
+                for (int i = 0; i < opened.size(); i++) {
+                    master.closeSession(opened.getLong(i));
+                }
+            }
+        };
+    }
+
+    private void dispatch(int type, WireBuffer in, WireBuffer out, LongArrayList opened) {
         switch (type) {
             case MasterCalls.OPEN_SESSION -> {
                 String name = in.getString();
                 in.expectEnd();
-                out.putLong(master.openSession(name.isEmpty() ? null : name));
+                long session = master.openSession(name.isEmpty() ? null : name);
+                if (opened != null) {
+                    opened.add(session);
+                }
+                out.putLong(session);
             }
             case MasterCalls.CLOSE_SESSION -> {
                 long session = in.getLong();
                 in.expectEnd();
                 master.closeSession(session);
+            }
+            case MasterCalls.CLIENTS -> {
+                in.expectEnd();
+                MasterCalls.putClients(out, master.clients());
+            }
+            case MasterCalls.REGISTER_SERVER -> {
+                String address = in.getString();
+                long capacity = in.getLong();
+                String token = in.getString();
+                in.expectEnd();
+                out.putInt(master.registerServer(address, capacity, token));
             }
             case MasterCalls.CHUNK_SIZE -> {
                 in.expectEnd();
@@ -125,16 +138,5 @@ public final class MasterService {
                 }
             }
         }
-    }
-
-    private static ByteBuffer error(int type, long correlation, RStoreException e) {
-        WireBuffer out = Frames.start(Frames.ERROR, type, correlation);
-        out.putInt(e.code().code()).putString(truncate(e.detail()));
-        return Frames.finish(out);
-    }
-
-    private static String truncate(String message) {
-        String m = message == null ? "" : message;
-        return m.length() > 4000 ? m.substring(0, 4000) + "..." : m;
     }
 }

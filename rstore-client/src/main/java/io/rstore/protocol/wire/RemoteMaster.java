@@ -1,14 +1,12 @@
 package io.rstore.protocol.wire;
 
-import io.rstore.ErrorCode;
+import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
 import io.rstore.protocol.ServerInfo;
 
-import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -17,37 +15,14 @@ import java.util.function.Function;
  * response frame becomes its result or its {@link io.rstore.RStoreException}.
  */
 public final class RemoteMaster implements MasterProtocol, AutoCloseable {
-    private final FrameTransport transport;
-    private final AtomicLong correlations = new AtomicLong();
+    private final Caller caller;
 
     public RemoteMaster(FrameTransport transport) {
-        this.transport = transport;
+        this.caller = new Caller(transport);
     }
 
     private <T> T call(int type, Consumer<WireBuffer> body, Function<WireBuffer, T> result) {
-        long correlation = correlations.incrementAndGet();
-        WireBuffer out = Frames.start(Frames.REQUEST, type, correlation);
-        body.accept(out);
-        Frames.Header answer = Frames.read(transport.call(Frames.finish(out)));
-        if (answer.correlation() != correlation || answer.type() != type) {
-            throw WireBuffer.invalid("answer to call " + answer.type() + "#" + answer.correlation() + " arrived for call " + type + "#" + correlation);
-        }
-        WireBuffer in = answer.body();
-        if (answer.kind() == Frames.ERROR) {
-            ErrorCode code = ErrorCode.of(in.getInt());
-            String message = in.getString();
-            throw code.exception(message);
-        }
-        if (answer.kind() != Frames.RESPONSE) {
-            throw WireBuffer.invalid("a request frame came back as an answer");
-        }
-        T value = result.apply(in);
-        in.expectEnd();
-        return value;
-    }
-
-    private static Void none(WireBuffer in) {
-        return null;
+        return caller.call(type, body, result);
     }
 
     @Override
@@ -57,7 +32,7 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
 
     @Override
     public void closeSession(long session) {
-        call(MasterCalls.CLOSE_SESSION, b -> b.putLong(session), RemoteMaster::none);
+        call(MasterCalls.CLOSE_SESSION, b -> b.putLong(session), Caller::none);
     }
 
     @Override
@@ -82,7 +57,7 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
 
     @Override
     public void deleteNamespace(long session, String name) {
-        call(MasterCalls.DELETE_NAMESPACE, b -> b.putLong(session).putString(name), RemoteMaster::none);
+        call(MasterCalls.DELETE_NAMESPACE, b -> b.putLong(session).putString(name), Caller::none);
     }
 
     @Override
@@ -118,7 +93,7 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
 
     @Override
     public void free(long session, long namespaceId, long address) {
-        call(MasterCalls.FREE, b -> b.putLong(session).putLong(namespaceId).putLong(address), RemoteMaster::none);
+        call(MasterCalls.FREE, b -> b.putLong(session).putLong(namespaceId).putLong(address), Caller::none);
     }
 
     @Override
@@ -133,11 +108,21 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
 
     @Override
     public void unmap(long session, long namespaceId, long address) {
-        call(MasterCalls.UNMAP, b -> b.putLong(session).putLong(namespaceId).putLong(address), RemoteMaster::none);
+        call(MasterCalls.UNMAP, b -> b.putLong(session).putLong(namespaceId).putLong(address), Caller::none);
+    }
+
+    @Override
+    public List<ClientInfo> clients() {
+        return call(MasterCalls.CLIENTS, b -> { }, MasterCalls::getClients);
+    }
+
+    @Override
+    public int registerServer(String address, long capacityBytes, String controlToken) {
+        return call(MasterCalls.REGISTER_SERVER, b -> b.putString(address).putLong(capacityBytes).putString(controlToken), WireBuffer::getInt);
     }
 
     @Override
     public void close() {
-        transport.close();
+        caller.close();
     }
 }

@@ -26,7 +26,7 @@ public final class TcpClusterProvider implements ClusterProvider {
         }
         int port = uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
         int timeout = (int) Math.min(settings.operationTimeoutMs(), Integer.MAX_VALUE);
-        TcpMasterConnection master = new TcpMasterConnection(host, port, timeout, settings.clusterSecret());
+        TcpCallConnection master = TcpCallConnection.toMaster(host, port, timeout, settings.clusterSecret());
         try {
             String canonical = "rstore+tcp://" + host + ":" + port;
             return RStore.attach(canonical, new RemoteMaster(master), new TcpTransport(host, settings.operationTimeoutMs(), settings.clusterSecret()), settings,

@@ -3,6 +3,8 @@ package io.rstore.protocol.wire;
 import io.rstore.ErrorCode;
 import io.rstore.RStoreException;
 import io.rstore.protocol.ChunkLocation;
+import io.rstore.protocol.ChunkService;
+import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
@@ -51,6 +53,18 @@ class WireProtocolTest {
         public List<ServerInfo> servers() {
             calls.add("servers");
             return SERVERS;
+        }
+
+        @Override
+        public List<ClientInfo> clients() {
+            calls.add("clients");
+            return List.of(new ClientInfo(3, "carafe worker 2", 17), new ClientInfo(Long.MAX_VALUE, "", 0));
+        }
+
+        @Override
+        public int registerServer(String address, long capacityBytes, String controlToken) {
+            calls.add("register " + address + " " + capacityBytes + " " + controlToken);
+            return 41;
         }
 
         @Override
@@ -157,9 +171,12 @@ class WireProtocolTest {
         remote.free(6, 7, 64);
         assertEquals(Recording.SEG, remote.lookup(6, 7, 128));
         assertEquals(Recording.SEG, remote.map(6, 7, 192));
+        assertEquals(List.of(new ClientInfo(3, "carafe worker 2", 17), new ClientInfo(Long.MAX_VALUE, "", 0)), remote.clients());
+        assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", 1L << 34, "c0ffee"));
         assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b", "join 2 a/c",
                 "delete 3 a/d", "info 4 77", "namespaces 5", "reserve 6 7 " + Long.MAX_VALUE, "release 6 7 1", "alloc 6 7 100 3",
-                "allocAt 6 7 64 100 2", "free 6 7 64", "lookup 6 7 128", "map 6 7 192"), master.calls);
+                "allocAt 6 7 64 100 2", "free 6 7 64", "lookup 6 7 128", "map 6 7 192",
+                "clients", "register rstore+tcp://10.0.0.3:7401 17179869184 c0ffee"), master.calls);
     }
 
     @Test
@@ -251,5 +268,77 @@ class WireProtocolTest {
             return Frames.finish(out);
         });
         assertEquals(ErrorCode.INVALID_FRAME, assertThrows(RStoreException.class, trailing::chunkSizeBytes).code());
+    }
+
+    /** Records the master's chunk calls on a memory server. */
+    private static final class RecordingServer implements ChunkService {
+        final List<String> calls = new ArrayList<>();
+        long used = 5;
+
+        @Override
+        public Grant allocateChunk(long bytes) {
+            calls.add("allocate " + bytes);
+            used += bytes;
+            return new Grant(12, -77);
+        }
+
+        @Override
+        public int recycle(int chunkId) {
+            calls.add("recycle " + chunkId);
+            return 0x5eed;
+        }
+
+        @Override
+        public void zero(int chunkId, long offset, long length) {
+            calls.add("zero " + chunkId + " " + offset + " " + length);
+        }
+
+        @Override
+        public void releaseChunk(int chunkId) {
+            calls.add("release " + chunkId);
+            used -= 1 << 20;
+            if (chunkId < 0) {
+                throw ErrorCode.INVALID_ARGUMENT.exception("no chunk " + chunkId);
+            }
+        }
+
+        @Override
+        public long capacityBytes() {
+            return 1L << 36;
+        }
+
+        @Override
+        public long usedBytes() {
+            return used;
+        }
+    }
+
+    @Test
+    void shouldRoundTripEveryChunkCallForTheTokenHolderOnly() {
+        RecordingServer server = new RecordingServer();
+        FrameHandler handler = ChunkCalls.handler(server, "t0ken");
+        RemoteChunkService remoteServer = new RemoteChunkService(handler::handle, "t0ken");
+        assertEquals(1L << 36, remoteServer.capacityBytes());
+        assertEquals(5, remoteServer.usedBytes());
+        assertEquals(new ChunkService.Grant(12, -77), remoteServer.allocateChunk(1 << 20));
+        assertEquals(5 + (1 << 20), remoteServer.usedBytes(), "used bytes come back with the grant");
+        assertEquals(0x5eed, remoteServer.recycle(12));
+        remoteServer.zero(12, 64, 4096);
+        remoteServer.releaseChunk(12);
+        assertEquals(5, remoteServer.usedBytes());
+        server.used = 99;
+        remoteServer.ping();
+        assertEquals(99, remoteServer.usedBytes(), "a ping refreshes used bytes");
+        RStoreException e = assertThrows(RStoreException.class, () -> remoteServer.releaseChunk(-1));
+        assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
+        assertEquals(List.of("allocate 1048576", "recycle 12", "zero 12 64 4096", "release 12", "release -1"), server.calls);
+
+        RStoreException stranger = assertThrows(RStoreException.class, () -> new RemoteChunkService(handler::handle, "guess"));
+        assertEquals(ErrorCode.UNAUTHORIZED, stranger.code());
+        remote.servers();
+        ByteBuffer masterCall = requests.getLast();
+        assertEquals(ErrorCode.INVALID_FRAME.code(), Frames.read(handler.handle(masterCall)).body().getInt(),
+                "a memory server's port takes no master calls");
+        assertEquals(List.of("allocate 1048576", "recycle 12", "zero 12 64 4096", "release 12", "release -1"), server.calls, "no call by a stranger");
     }
 }

@@ -15,15 +15,31 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** One connection to the master carrying request and response frames, one call at a time, each bounded by a timeout. */
-final class TcpMasterConnection implements FrameTransport {
+/**
+ * One connection carrying request and response frames, one call at a time, each bounded
+ * by a timeout: a client's (or memory server's) to the master, the master's to a memory
+ * server. A lost peer is {@code unavailable} (MASTER_UNAVAILABLE or SERVER_UNAVAILABLE).
+ */
+public final class TcpCallConnection implements FrameTransport {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
     private final String peer;
+    private final ErrorCode unavailable;
 
-    TcpMasterConnection(String host, int port, int timeoutMs, String secret) {
-        this.peer = host + ":" + port;
+    /** To the master at host:port. */
+    public static TcpCallConnection toMaster(String host, int port, int timeoutMs, String secret) {
+        return new TcpCallConnection("the master at " + host + ":" + port, host, port, timeoutMs, secret, ErrorCode.MASTER_UNAVAILABLE);
+    }
+
+    /** To the memory server daemon at host:port. */
+    public static TcpCallConnection toServer(String host, int port, int timeoutMs, String secret) {
+        return new TcpCallConnection("the memory server at " + host + ":" + port, host, port, timeoutMs, secret, ErrorCode.SERVER_UNAVAILABLE);
+    }
+
+    private TcpCallConnection(String peer, String host, int port, int timeoutMs, String secret, ErrorCode unavailable) {
+        this.peer = peer;
+        this.unavailable = unavailable;
         try {
             socket = new Socket();
             socket.connect(new InetSocketAddress(host, port), timeoutMs);
@@ -32,16 +48,16 @@ final class TcpMasterConnection implements FrameTransport {
             in = new DataInputStream(socket.getInputStream());
             out = socket.getOutputStream();
         } catch (IOException e) {
-            throw ErrorCode.MASTER_UNAVAILABLE.exception("cannot reach the master at " + peer + ": " + e.getMessage());
+            throw unavailable.exception("cannot reach " + peer + ": " + e.getMessage());
         }
         try {
-            Handshake.clientSide(in, out, secret, "the master at " + peer);
+            Handshake.clientSide(in, out, secret, peer);
         } catch (IOException | RuntimeException e) {
             close();
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw ErrorCode.MASTER_UNAVAILABLE.exception("the master at " + peer + " broke off the handshake: " + e.getMessage());
+            throw unavailable.exception(peer + " broke off the handshake: " + e.getMessage());
         }
     }
 
@@ -56,16 +72,16 @@ final class TcpMasterConnection implements FrameTransport {
             ((DataInputStream) in).readFully(lengthBytes);
             int length = ByteBuffer.wrap(lengthBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();
             if (length < Frames.HEADER - 4 || length > Frames.MAX_FRAME) {
-                throw ErrorCode.INVALID_FRAME.exception("the master at " + peer + " sent a frame of " + length + " bytes");
+                throw ErrorCode.INVALID_FRAME.exception(peer + " sent a frame of " + length + " bytes");
             }
             byte[] frame = new byte[4 + length];
             System.arraycopy(lengthBytes, 0, frame, 0, 4);
             ((DataInputStream) in).readFully(frame, 4, length);
             return ByteBuffer.wrap(frame);
         } catch (SocketTimeoutException e) {
-            throw ErrorCode.TIMED_OUT.exception("the master at " + peer + " did not answer within " + timeout() + " ms");
+            throw ErrorCode.TIMED_OUT.exception(peer + " did not answer within " + timeout() + " ms");
         } catch (IOException e) {
-            throw ErrorCode.MASTER_UNAVAILABLE.exception("lost the connection to the master at " + peer + ": " + e.getMessage());
+            throw unavailable.exception("lost the connection to " + peer + ": " + e.getMessage());
         }
     }
 

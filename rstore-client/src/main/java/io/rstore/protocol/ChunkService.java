@@ -1,4 +1,4 @@
-package io.rstore.master;
+package io.rstore.protocol;
 
 /** What the master asks of a memory server: chunks of DRAM, registered and keyed. */
 public interface ChunkService {
@@ -21,5 +21,10 @@ public interface ChunkService {
 
     long capacityBytes();
 
+    /** DRAM in chunks now; for a remote server, as of the last call that told. */
     long usedBytes();
+
+    /** Asks the server whether it is serving (and refreshes {@link #usedBytes()}); SERVER_UNAVAILABLE if not. */
+    default void ping() {
+    }
 }

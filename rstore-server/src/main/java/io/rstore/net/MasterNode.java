@@ -1,0 +1,82 @@
+package io.rstore.net;
+
+import io.rstore.ErrorCode;
+import io.rstore.master.Master;
+import io.rstore.protocol.ServerInfo;
+import io.rstore.protocol.wire.MasterService;
+import io.rstore.protocol.wire.RemoteChunkService;
+import io.rstore.transport.tcp.TcpCallConnection;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
+
+/**
+ * The master daemon: the {@link Master} served over TCP. Memory server daemons register
+ * with it ({@link ServerNode}); it connects back to each and pings it every heartbeat, so
+ * a server that dies (or whose host does) is marked dead within a heartbeat plus the call
+ * timeout, and {@code rstore status} shows it.
+ */
+public final class MasterNode implements AutoCloseable {
+    private final Master master;
+    private final TcpServer tcp;
+    private final Thread heartbeat;
+    private volatile boolean closed;
+
+    private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, Consumer<String> log)
+            throws IOException {
+        int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
+        this.master = new Master(chunkSizeBytes, (address, token) -> {
+            TcpAddress at = TcpAddress.parse(address);
+            TcpCallConnection connection = TcpCallConnection.toServer(at.host().isEmpty() ? "127.0.0.1" : at.host(), at.port(), callTimeout, secret);
+            try {
+                RemoteChunkService service = new RemoteChunkService(connection, token);
+                log.accept("memory server at " + address + " joined with " + io.rstore.bench.Units.bytes(service.capacityBytes()));
+                return service;
+            } catch (RuntimeException e) {
+                connection.close();
+                throw e;
+            }
+        });
+        MasterService service = new MasterService(master);
+        this.tcp = new TcpServer(bind, service::connection, id -> null, secret);
+        this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
+            while (!closed) {
+                for (ServerInfo dead : master.checkServers()) {
+                    log.accept("memory server " + dead.id() + " at " + dead.address() + " stopped answering; marked dead (its chunks' data is lost)");
+                }
+                try {
+                    Thread.sleep(heartbeatMs);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    /** Starts serving on {@code bind} (port 0: any free port). */
+    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
+                                   Consumer<String> log) {
+        try {
+            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, log);
+        } catch (IOException e) {
+            throw ErrorCode.UNKNOWN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
+                    + " (is another rstore master there? pick another port)");
+        }
+    }
+
+    public int port() {
+        return tcp.port();
+    }
+
+    public Master master() {
+        return master;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        heartbeat.interrupt();
+        tcp.close();
+    }
+}

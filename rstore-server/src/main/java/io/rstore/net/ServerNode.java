@@ -1,0 +1,75 @@
+package io.rstore.net;
+
+import io.rstore.ErrorCode;
+import io.rstore.protocol.wire.ChunkCalls;
+import io.rstore.protocol.wire.RemoteMaster;
+import io.rstore.server.MemoryServer;
+import io.rstore.transport.tcp.TcpCallConnection;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * The memory server daemon: a {@link MemoryServer} served over TCP. It listens first, then
+ * registers with the master, which connects back to manage its chunks (proving the control
+ * token the server made up for it) while clients connect to read and write them. Once
+ * registered it needs the master for nothing on the data path: if the master dies,
+ * mapped segments here stay readable and writable.
+ */
+public final class ServerNode implements AutoCloseable {
+    private final MemoryServer memory;
+    private final TcpServer tcp;
+    private final String address;
+    private volatile int id = -1;
+
+    private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, String secret,
+                       int timeoutMs) throws IOException {
+        this.memory = new MemoryServer(capacityBytes);
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        String token = HexFormat.of().formatHex(random);
+        this.tcp = new TcpServer(bind, () -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret);
+        this.address = new TcpAddress(advertiseHost, tcp.port()).toString();
+        try (RemoteMaster master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret))) {
+            this.id = master.registerServer(address, capacityBytes, token);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Listens on {@code bind} (port 0: any free port) and registers with the master as
+     * reachable at {@code advertiseHost} (empty: the master's own host).
+     */
+    public static ServerNode start(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes,
+                                   String secret, long timeoutMs) {
+        try {
+            return new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, secret, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
+        } catch (IOException e) {
+            throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
+        }
+    }
+
+    /** The id the master gave this server. */
+    public int id() {
+        return id;
+    }
+
+    /** Where clients and the master reach it. */
+    public String address() {
+        return address;
+    }
+
+    public MemoryServer memory() {
+        return memory;
+    }
+
+    @Override
+    public void close() {
+        tcp.close();
+        memory.close();
+    }
+}
