@@ -143,6 +143,11 @@ public final class RStore implements AutoCloseable {
         return rpc("servers", master::servers);
     }
 
+    /** The cluster's client sessions, with the mapping references each holds. */
+    public List<io.rstore.protocol.ClientInfo> clients() {
+        return rpc("clients", master::clients);
+    }
+
     public RStoreSettings settings() {
         return settings;
     }

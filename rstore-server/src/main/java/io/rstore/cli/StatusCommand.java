@@ -2,6 +2,7 @@ package io.rstore.cli;
 
 import io.rstore.RStore;
 import io.rstore.bench.Units;
+import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.ServerInfo;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "status", mixinStandardHelpOptions = true, header = "Memory servers, capacity used and free, and namespaces of a cluster.")
+@Command(name = "status", mixinStandardHelpOptions = true, header = "Memory servers (alive or dead), capacity used and free, namespaces and clients of a cluster.")
 final class StatusCommand implements Callable<Integer> {
     @Mixin
     ClusterOption cluster;
@@ -42,6 +43,12 @@ final class StatusCommand implements Callable<Integer> {
             long reserved = namespaces.stream().mapToLong(NamespaceInfo::reservedBytes).sum();
             out.printf("%nlive capacity %s, in chunks %s (reserved by namespaces %s, the rest pooled), free %s; %d namespaces%n",
                     Units.bytes(capacity), Units.bytes(used), Units.bytes(reserved), Units.bytes(capacity - used), namespaces.size());
+            List<ClientInfo> clients = rstore.clients();
+            out.printf("%n%d clients (this one included)%n", clients.size());
+            out.printf("%8s  %-40s %8s%n", "session", "client", "mappings");
+            for (ClientInfo c : clients) {
+                out.printf("%8d  %-40s %8d%n", c.session(), c.name(), c.mappings());
+            }
             out.flush();
         }
         return 0;

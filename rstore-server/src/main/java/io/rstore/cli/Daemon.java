@@ -1,0 +1,70 @@
+package io.rstore.cli;
+
+import io.rstore.config.RStoreConfig;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/** What the daemon commands share: --conf, the flags-over-environment-over-file configuration, the log, running until stopped. */
+final class Daemon {
+    @Option(names = "--conf", paramLabel = "FILE", description = "configuration file (default: $RSTORE_CONF, else conf/rstore.conf; absent: defaults)")
+    Path conf;
+
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "first line is the cluster secret (default: rstore.secret.file, else $RSTORE_SECRET)")
+    Path secretFile;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", description = "bound on calls and operations, e.g. 30s (rstore.timeout)")
+    String timeout;
+
+    private final Map<RStoreConfig.Key, String> flags = new EnumMap<>(RStoreConfig.Key.class);
+
+    /** Records a flag's value for {@code key} if the flag was given. */
+    Daemon flag(RStoreConfig.Key key, Object value) {
+        if (value != null) {
+            flags.put(key, value.toString());
+        }
+        return this;
+    }
+
+    RStoreConfig load() {
+        flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout);
+        return RStoreConfig.load(conf, System.getenv(), flags);
+    }
+
+    /** The secret from rstore.secret.file, else $RSTORE_SECRET, else none. */
+    static String secret(RStoreConfig config) {
+        String file = config.get(RStoreConfig.Key.SECRET_FILE);
+        return Secrets.from(file.isEmpty() ? null : Path.of(file));
+    }
+
+    static void log(String who, String line) {
+        System.out.println(LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + " " + who + ": " + line);
+        System.out.flush();
+    }
+
+    static void logConfig(String who, RStoreConfig config, List<RStoreConfig.Key> keys, String secret) {
+        config.describe(keys).forEach(line -> log(who, line));
+        log(who, secret.isEmpty() ? "no cluster secret: anyone who can connect is let in" : "cluster secret required of every connection");
+    }
+
+    /** Blocks until SIGTERM or Ctrl-C, then closes {@code node}. */
+    static void runUntilStopped(String who, AutoCloseable node) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log(who, "stopping");
+            try {
+                node.close();
+            } catch (Exception e) {
+                log(who, "while stopping: " + e);
+            }
+            stopped.countDown();
+        }));
+        stopped.await();
+    }
+}

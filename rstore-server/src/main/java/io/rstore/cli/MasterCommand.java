@@ -1,0 +1,52 @@
+package io.rstore.cli;
+
+import io.rstore.bench.Units;
+import io.rstore.config.RStoreConfig;
+import io.rstore.config.RStoreConfig.Key;
+import io.rstore.net.MasterNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "master",
+        mixinStandardHelpOptions = true,
+        header = "Run the master daemon: namespaces, segments and references; memory servers register with it.",
+        description = {"Configuration: conf/rstore.conf, overridden by RSTORE_* environment variables, then by these flags.",
+                "Clients connect with rstore+tcp://HOST:PORT. Runs until stopped (SIGTERM or Ctrl-C)."})
+final class MasterCommand implements Callable<Integer> {
+    private static final String WHO = "rstore master";
+
+    @Mixin
+    Daemon daemon;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "address to listen on (rstore.master.bind)")
+    String bind;
+
+    @Option(names = {"-p", "--port"}, description = "port to listen on, 0 for any free one (rstore.master.port)")
+    Integer port;
+
+    @Option(names = "--chunk-size", paramLabel = "SIZE", description = "chunk size, e.g. 16MiB (rstore.chunk.size)")
+    String chunkSize;
+
+    @Option(names = "--heartbeat", paramLabel = "DURATION", description = "how often to ping each memory server (rstore.heartbeat)")
+    String heartbeat;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        RStoreConfig config = daemon.flag(Key.MASTER_BIND, bind).flag(Key.MASTER_PORT, port).flag(Key.CHUNK_SIZE, chunkSize)
+                .flag(Key.HEARTBEAT, heartbeat).load();
+        String secret = Daemon.secret(config);
+        Daemon.logConfig(WHO, config, List.of(Key.MASTER_BIND, Key.MASTER_PORT, Key.CHUNK_SIZE, Key.HEARTBEAT, Key.TIMEOUT, Key.SECRET_FILE), secret);
+        InetSocketAddress at = new InetSocketAddress(config.get(Key.MASTER_BIND), config.port(Key.MASTER_PORT));
+        MasterNode master = MasterNode.start(config.bytes(Key.CHUNK_SIZE), at, secret, config.millis(Key.TIMEOUT), config.millis(Key.HEARTBEAT),
+                line -> Daemon.log(WHO, line));
+        Daemon.log(WHO, "serving on " + config.get(Key.MASTER_BIND) + ":" + master.port() + " (transport tcp; chunks of "
+                + Units.bytes(config.bytes(Key.CHUNK_SIZE)) + ")");
+        Daemon.runUntilStopped(WHO, master);
+        return 0;
+    }
+}

@@ -1,0 +1,84 @@
+package io.rstore.cli;
+
+import io.rstore.bench.Units;
+import io.rstore.config.RStoreConfig;
+import io.rstore.config.RStoreConfig.Key;
+import io.rstore.net.ServerNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "server",
+        mixinStandardHelpOptions = true,
+        header = "Run a memory server daemon: DRAM chunks that clients read and write one-sided.",
+        description = {"It registers with the master (rstore.master.host:rstore.master.port), which then hands its chunks to namespaces.",
+                "Configuration: conf/rstore.conf, overridden by RSTORE_* environment variables, then by these flags.",
+                "Runs until stopped (SIGTERM or Ctrl-C)."})
+final class ServerCommand implements Callable<Integer> {
+    private static final String WHO = "rstore server";
+
+    @Mixin
+    Daemon daemon;
+
+    @Option(names = {"-m", "--master"}, paramLabel = "HOST[:PORT]", description = "the master (rstore.master.host, rstore.master.port)")
+    String master;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "address to listen on (rstore.server.bind)")
+    String bind;
+
+    @Option(names = {"-p", "--port"}, description = "port to listen on, 0 for any free one (rstore.server.port)")
+    Integer port;
+
+    @Option(names = "--advertise", paramLabel = "HOST", description = "host clients reach this server at (rstore.server.advertise)")
+    String advertise;
+
+    @Option(names = "--capacity", paramLabel = "SIZE", description = "DRAM this server may hand out, e.g. 8GiB (rstore.server.capacity)")
+    String capacity;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (master != null) {
+            int colon = master.lastIndexOf(':');
+            daemon.flag(Key.MASTER_HOST, colon < 0 ? master : master.substring(0, colon));
+            if (colon >= 0) {
+                daemon.flag(Key.MASTER_PORT, master.substring(colon + 1));
+            }
+        }
+        RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
+                .flag(Key.SERVER_CAPACITY, capacity).load();
+        String secret = Daemon.secret(config);
+        Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
+                Key.SERVER_CAPACITY, Key.TIMEOUT, Key.SECRET_FILE), secret);
+        InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
+        String host = advertisedHost(config, at);
+        ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, host,
+                config.bytes(Key.SERVER_CAPACITY), secret, config.millis(Key.TIMEOUT));
+        Daemon.log(WHO, "memory server " + server.id() + " serving " + Units.bytes(config.bytes(Key.SERVER_CAPACITY)) + " at "
+                + server.address() + " (transport tcp), registered with the master at " + config.get(Key.MASTER_HOST) + ":"
+                + config.port(Key.MASTER_PORT));
+        Daemon.runUntilStopped(WHO, server);
+        return 0;
+    }
+
+    /** The advertised host if set, else the bind address, else (bound to all) this host's name. */
+    private static String advertisedHost(RStoreConfig config, InetSocketAddress bind) {
+        String advertised = config.get(Key.SERVER_ADVERTISE);
+        if (!advertised.isEmpty()) {
+            return advertised;
+        }
+        if (!bind.getAddress().isAnyLocalAddress()) {
+            return bind.getAddress().getHostAddress();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("this host has no resolvable name (" + e.getMessage() + "); set rstore.server.advertise or --advertise");
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.rstore.config;
+
+import io.rstore.bench.Units;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The daemons' configuration: each {@link Key} from its default, overridden by the file
+ * ({@code conf/rstore.conf}: {@code key = value} lines, {@code #} comments), then by the
+ * environment ({@code rstore.master.port} is {@code RSTORE_MASTER_PORT}), then by flags.
+ * Every value remembers where it came from, so a daemon can log what it runs with.
+ */
+public final class RStoreConfig {
+
+    /** Every key, with its default and what it means (conf/rstore.conf says the same). */
+    public enum Key {
+        MASTER_HOST("rstore.master.host", "127.0.0.1", "where memory servers and clients find the master (host name or address)"),
+        MASTER_BIND("rstore.master.bind", "0.0.0.0", "address the master listens on"),
+        MASTER_PORT("rstore.master.port", "7400", "port the master listens on"),
+        SERVER_BIND("rstore.server.bind", "0.0.0.0", "address a memory server listens on"),
+        SERVER_PORT("rstore.server.port", "0", "port a memory server listens on (0: any free port; it tells the master)"),
+        SERVER_ADVERTISE("rstore.server.advertise", "", "host clients reach a memory server at (empty: the bind address, or this host's name when bound to all)"),
+        SERVER_CAPACITY("rstore.server.capacity", "8GiB", "DRAM one memory server may hand out (bytes: 4096, 64MiB, 8GiB)"),
+        CHUNK_SIZE("rstore.chunk.size", "16MiB", "chunk size, a power of two (bytes); set on the master"),
+        TRANSPORT("rstore.transport", "auto", "data path to memory servers: auto, shm or tcp (auto: shm on the same host, tcp otherwise)"),
+        SHM_DIR("rstore.shm.dir", "/dev/shm", "directory of a memory server's chunk files for the shm transport (tmpfs or hugetlbfs)"),
+        SECRET_FILE("rstore.secret.file", "", "file whose first line is the cluster secret (empty: $RSTORE_SECRET, else no secret)"),
+        TIMEOUT("rstore.timeout", "30s", "bound on any call or remote operation (durations: 500ms, 30s, 2m)"),
+        HEARTBEAT("rstore.heartbeat", "1s", "how often the master pings each memory server");
+
+        public final String name;
+        public final String defaultValue;
+        public final String meaning;
+
+        Key(String name, String defaultValue, String meaning) {
+            this.name = name;
+            this.defaultValue = defaultValue;
+            this.meaning = meaning;
+        }
+
+        /** The environment variable that overrides it. */
+        public String environmentName() {
+            return name.toUpperCase(Locale.ROOT).replace('.', '_');
+        }
+
+        static Key named(String name) {
+            for (Key k : values()) {
+                if (k.name.equals(name)) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    private record Value(String text, String source) {
+    }
+
+    private final Map<Key, Value> values = new EnumMap<>(Key.class);
+    private final String fileNote;
+
+    private RStoreConfig(String fileNote) {
+        this.fileNote = fileNote;
+    }
+
+    /** Where the file is looked for when no --conf is given: $RSTORE_CONF, else conf/rstore.conf under RStore's home. */
+    public static Path defaultFile(Map<String, String> environment) {
+        String explicit = environment.get("RSTORE_CONF");
+        if (explicit != null && !explicit.isBlank()) {
+            return Path.of(explicit);
+        }
+        return Path.of(System.getProperty("rstore.home", "."), "conf", "rstore.conf");
+    }
+
+    /**
+     * Loads the configuration. {@code file} null: the default file, which may be absent;
+     * a file named explicitly must exist. {@code flags} maps keys to values given on the
+     * command line (absent flags are not in it).
+     */
+    public static RStoreConfig load(Path file, Map<String, String> environment, Map<Key, String> flags) {
+        boolean explicit = file != null;
+        Path path = explicit ? file : defaultFile(environment);
+        RStoreConfig config;
+        try {
+            List<String> lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+            config = new RStoreConfig("configuration file " + path);
+            config.defaults();
+            config.read(path, lines);
+        } catch (NoSuchFileException e) {
+            if (explicit || environment.containsKey("RSTORE_CONF")) {
+                throw new IllegalArgumentException("configuration file " + path + " does not exist; give an existing --conf file or none");
+            }
+            config = new RStoreConfig("no configuration file (" + path + " does not exist): defaults");
+            config.defaults();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read configuration file " + path + ": " + e.getMessage());
+        }
+        for (Key k : Key.values()) {
+            String value = environment.get(k.environmentName());
+            if (value != null) {
+                config.set(k, value.trim(), "environment " + k.environmentName());
+            }
+        }
+        for (Map.Entry<Key, String> flag : flags.entrySet()) {
+            config.set(flag.getKey(), flag.getValue(), "flag");
+        }
+        return config;
+    }
+
+    private void defaults() {
+        for (Key k : Key.values()) {
+            values.put(k, new Value(k.defaultValue, "default"));
+        }
+    }
+
+    private void read(Path path, List<String> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int eq = line.indexOf('=');
+            String where = path + ":" + (i + 1);
+            if (eq < 0) {
+                throw new IllegalArgumentException(where + ": expected 'key = value', found '" + line + "'");
+            }
+            String name = line.substring(0, eq).strip();
+            Key key = Key.named(name);
+            if (key == null) {
+                throw new IllegalArgumentException(where + ": unknown key '" + name + "'; the keys are listed in conf/rstore.conf and docs/rstore.md");
+            }
+            set(key, line.substring(eq + 1).strip(), where);
+        }
+    }
+
+    private void set(Key key, String value, String source) {
+        values.put(key, new Value(value, source));
+        check(key); // a bad value is reported where it was written
+    }
+
+    private void check(Key key) {
+        switch (key) {
+            case MASTER_PORT, SERVER_PORT -> port(key);
+            case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
+            case TIMEOUT, HEARTBEAT -> millis(key);
+            case TRANSPORT -> {
+                if (!List.of("auto", "shm", "tcp").contains(get(key))) {
+                    throw bad(key, "is not one of auto, shm, tcp (rdma is not built yet; inproc is the embedded cluster, not a daemon)");
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    public String get(Key key) {
+        return values.get(key).text();
+    }
+
+    public int port(Key key) {
+        try {
+            int port = Integer.parseInt(get(key));
+            if (port < 0 || port > 65535) {
+                throw bad(key, "is not a port (0..65535)");
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw bad(key, "is not a port (0..65535)");
+        }
+    }
+
+    public long bytes(Key key) {
+        try {
+            return Units.parseBytes(get(key));
+        } catch (IllegalArgumentException e) {
+            throw bad(key, "is not a size (4096, 64KiB, 16MiB, 8GiB)");
+        }
+    }
+
+    public long millis(Key key) {
+        String t = get(key).toLowerCase(Locale.ROOT).replace(" ", "");
+        try {
+            long ms;
+            if (t.endsWith("ms")) {
+                ms = Long.parseLong(t.substring(0, t.length() - 2));
+            } else if (t.endsWith("s")) {
+                ms = Math.multiplyExact(Long.parseLong(t.substring(0, t.length() - 1)), 1000L);
+            } else if (t.endsWith("m")) {
+                ms = Math.multiplyExact(Long.parseLong(t.substring(0, t.length() - 1)), 60_000L);
+            } else {
+                throw new NumberFormatException();
+            }
+            if (ms <= 0) {
+                throw new NumberFormatException();
+            }
+            return ms;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw bad(key, "is not a positive duration (500ms, 30s, 2m)");
+        }
+    }
+
+    private IllegalArgumentException bad(Key key, String problem) {
+        Value v = values.get(key);
+        return new IllegalArgumentException(key.name + " = '" + v.text() + "' (from " + v.source() + ") " + problem);
+    }
+
+    /** The effective configuration, one line per key with its source; the secret itself is never shown. */
+    public List<String> describe(List<Key> keys) {
+        List<String> lines = new ArrayList<>();
+        lines.add(fileNote);
+        for (Key k : keys) {
+            Value v = values.get(k);
+            lines.add(String.format("  %-24s = %-16s (%s)", k.name, v.text().isEmpty() ? "\"\"" : v.text(), v.source()));
+        }
+        return lines;
+    }
+}
