@@ -13,14 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,40 +25,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** RStore across real processes: a serving JVM, client JVMs, and what happens when either is killed. */
 @Timeout(120)
 class ProcessesTest {
-    private final List<Process> processes = new ArrayList<>();
+    private final JavaProcesses processes = new JavaProcesses();
 
     @AfterEach
     void killAll() {
-        processes.forEach(Process::destroyForcibly);
-    }
-
-    private Process java(String main, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"), main));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        processes.add(p);
-        return p;
-    }
-
-    /** The first line a process prints, within a bound. */
-    private static String firstLine(Process p, long seconds) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        var line = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        });
-        return line.get(seconds, TimeUnit.SECONDS);
+        processes.close();
     }
 
     @Test
     void shouldServeClientsInOtherProcessesAndSurviveTheirDeath() throws Exception {
-        Process server = java("io.rstore.cli.RStoreCli", "serve", "--bind", "127.0.0.1", "--port", "0", "--servers", "2",
+        Process server = processes.start("io.rstore.cli.RStoreCli", "serve", "--bind", "127.0.0.1", "--port", "0", "--servers", "2",
                 "--chunk-size", "1MiB", "--capacity", "64MiB");
-        String banner = firstLine(server, 30);
+        String banner = JavaProcesses.nextLine(server, 30);
         Matcher m = Pattern.compile(":(\\d+) ").matcher(banner);
         assertTrue(m.find(), banner);
         String uri = "rstore+tcp://127.0.0.1:" + m.group(1);
@@ -83,8 +54,8 @@ class ProcessesTest {
             }
 
             // another process maps the segment, then dies without unmapping
-            Process holder = java("io.rstore.net.MappingHolder", uri, "shared", Long.toString(seg.address()));
-            assertEquals("mapped", firstLine(holder, 30));
+            Process holder = processes.start("io.rstore.net.MappingHolder", uri, "shared", Long.toString(seg.address()));
+            assertEquals("mapped", JavaProcesses.nextLine(holder, 30));
             assertEquals(ErrorCode.SEGMENT_IN_USE, assertThrows(RStoreException.class, () -> ns.free(seg)).code());
             holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

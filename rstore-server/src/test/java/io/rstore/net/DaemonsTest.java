@@ -1,0 +1,129 @@
+package io.rstore.net;
+
+import io.rstore.AllocFlags;
+import io.rstore.ErrorCode;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.Namespace;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+import io.rstore.RStoreException;
+import io.rstore.RStoreSettings;
+import io.rstore.protocol.ServerInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A master daemon and memory server daemons as separate processes, and what clients see when each of them is killed. */
+@Timeout(180)
+class DaemonsTest {
+    private static final long CHUNK = 1 << 20;
+    private final JavaProcesses processes = new JavaProcesses();
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void killAll() {
+        processes.close();
+    }
+
+    @Test
+    void shouldKeepMappedDataReachableWhenTheMasterDiesAndFailCleanlyWhenAServerDies() throws Exception {
+        Path conf = dir.resolve("rstore.conf");
+        Files.writeString(conf, """
+                # a test cluster: small chunks, a quick heartbeat
+                rstore.chunk.size = 1MiB
+                rstore.heartbeat = 200ms
+                rstore.server.capacity = 64MiB
+                rstore.timeout = 5s
+                """);
+        Process master = processes.start("io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--bind", "127.0.0.1", "--port", "0");
+        int port = Integer.parseInt(JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:(\\d+) ", 60).group(1));
+        List<Process> servers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Process server = processes.start("io.rstore.cli.RStoreCli", "server", "--conf", conf.toString(), "--master", "127.0.0.1:" + port,
+                    "--bind", "127.0.0.1");
+            assertEquals(Integer.toString(i), JavaProcesses.awaitLine(server, "memory server (\\d+) serving 64 MiB at rstore\\+tcp://127\\.0\\.0\\.1:", 60).group(1));
+            servers.add(server);
+        }
+
+        try (RStore client = RStore.connect("rstore+tcp://127.0.0.1:" + port, RStoreSettings.defaults().withOperationTimeoutMs(5_000))) {
+            assertEquals(2, client.servers().size());
+            Namespace ns = client.createNamespace("daemons");
+            // one chunk each: round-robin striping puts them on different servers
+            RAddress first = ns.alloc(CHUNK, AllocFlags.GROW);
+            RAddress second = ns.alloc(CHUNK, AllocFlags.GROW);
+            try (Mapping a = first.map(MapFlags.NONE); Mapping b = second.map(MapFlags.NONE)) {
+                fill(a, 7);
+                fill(b, 11);
+                a.write();
+                b.write();
+
+                servers.get(1).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                long start = System.nanoTime();
+                Mapping onDead = null;
+                Mapping onLive = null;
+                for (Mapping m : List.of(a, b)) {
+                    try {
+                        m.read();
+                        onLive = m;
+                    } catch (RStoreException e) {
+                        assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code(), e.getMessage());
+                        onDead = m;
+                    }
+                }
+                assertTrue(onDead != null && onLive != null, "one segment lived on the killed server, one on the live one");
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(6), "failed within the operation timeout");
+                assertServerMarkedDead(client, 1);
+
+                master.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                RStoreException e = assertThrows(RStoreException.class, () -> client.createNamespace("after the master"));
+                assertEquals(ErrorCode.MASTER_UNAVAILABLE, e.code(), e.getMessage());
+                // the data path does not need the master: the live server's segment reads and writes on
+                onLive.read();
+                check(onLive, onLive == a ? 7 : 11);
+                fill(onLive, 13);
+                onLive.write();
+                fill(onLive, 0);
+                onLive.read();
+                check(onLive, 13);
+            }
+        }
+    }
+
+    private static void assertServerMarkedDead(RStore client, int id) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (client.servers().get(id).alive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        ServerInfo server = client.servers().get(id);
+        assertFalse(server.alive(), "the master marked the killed server dead within a few heartbeats: " + server);
+        assertTrue(client.servers().get(1 - id).alive());
+    }
+
+    private static void fill(Mapping m, long seed) {
+        for (long at = 0; at < m.length(); at += 8) {
+            m.segment().set(ValueLayout.JAVA_LONG, at, seed == 0 ? 0 : at * seed);
+        }
+    }
+
+    private static void check(Mapping m, long seed) {
+        for (long at = 0; at < m.length(); at += 8) {
+            assertEquals(at * seed, m.segment().get(ValueLayout.JAVA_LONG, at), "long at " + at);
+        }
+    }
+}
