@@ -156,6 +156,11 @@ public final class RStore implements AutoCloseable {
         return transport.name();
     }
 
+    /** The transport this client uses to reach {@code server} (auto picks per server). */
+    public String transportTo(ServerInfo server) {
+        return transport.routeTo(server);
+    }
+
     /** Latency timers and byte meters of the data path, RPC timers of the control path. */
     public MetricRegistry metrics() {
         return metrics.registry;

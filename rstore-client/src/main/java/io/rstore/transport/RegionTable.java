@@ -48,6 +48,13 @@ public final class RegionTable {
         return fresh.key();
     }
 
+    /** Puts new memory under chunk {@code id} with a new key (old credentials stop working); returns the key. */
+    public synchronized int replace(int id, MemorySegment memory) {
+        Region fresh = new Region(memory, newKey());
+        regions[id] = fresh;
+        return fresh.key();
+    }
+
     public synchronized void deregister(int id) {
         regions[id] = null;
     }

@@ -13,6 +13,11 @@ public interface Transport extends AutoCloseable {
     /** The name used in settings and URIs: inproc, shm, tcp or rdma. */
     String name();
 
+    /** Which transport reaches {@code server}: this one's name, or for auto, the one it picks for that server. */
+    default String routeTo(ServerInfo server) {
+        return name();
+    }
+
     /** Opens the connection to a server; the client caches it. Control path: may throw. */
     Endpoint connect(ServerInfo server);
 

@@ -31,6 +31,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--capacity", defaultValue = "8GiB", description = "DRAM each memory server may hand out (default: ${DEFAULT-VALUE})")
     String capacity;
 
+    @Option(names = "--shm-dir", defaultValue = "/dev/shm", paramLabel = "DIR",
+            description = "chunk files here, for clients on this host to map (default: ${DEFAULT-VALUE}; empty or absent: tcp only)")
+    String shmDir;
+
     @Option(names = "--secret-file", paramLabel = "FILE", description = "require clients to prove this secret (first line of FILE; else $RSTORE_SECRET; else none)")
     java.nio.file.Path secretFile;
 
@@ -39,14 +43,16 @@ final class ServeCommand implements Callable<Integer> {
         RStoreSettings settings = RStoreSettings.defaults().withMemoryServers(servers)
                 .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity))
                 .withClusterSecret(Secrets.from(secretFile));
-        NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bind, port));
+        java.nio.file.Path shm = shmDir.isEmpty() || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(shmDir)) ? null : java.nio.file.Path.of(shmDir);
+        NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bind, port), shm);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             cluster.close();
             stopped.countDown();
         }));
         // stdout carries the port so scripts (and tests) can find it
-        System.out.println("rstore serving on " + bind + ":" + cluster.port() + " (transport tcp, master and " + servers
+        System.out.println("rstore serving on " + bind + ":" + cluster.port() + " (" + (shm == null ? "transport tcp" : "transports tcp and shm in " + shm)
+                + ", master and " + servers
                 + " memory servers of " + capacity + ", chunks of " + chunkSize + ", "
                 + (settings.clusterSecret().isEmpty() ? "no cluster secret: anyone who can connect is let in" : "cluster secret required") + ")");
         System.out.flush();

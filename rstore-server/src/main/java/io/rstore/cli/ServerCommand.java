@@ -11,6 +11,8 @@ import picocli.CommandLine.Option;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -41,6 +43,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "SIZE", description = "DRAM this server may hand out, e.g. 8GiB (rstore.server.capacity)")
     String capacity;
 
+    @Option(names = "--shm-dir", paramLabel = "DIR", description = "directory for chunk files clients on this host map; empty for tcp only (rstore.shm.dir)")
+    String shmDir;
+
     @Override
     public Integer call() throws InterruptedException {
         if (master != null) {
@@ -51,16 +56,23 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
-                .flag(Key.SERVER_CAPACITY, capacity).load();
+                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).load();
         String secret = Daemon.secret(config);
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
-                Key.SERVER_CAPACITY, Key.TIMEOUT, Key.SECRET_FILE), secret);
+                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.TIMEOUT, Key.SECRET_FILE), secret);
+        Path shm = config.get(Key.SHM_DIR).isEmpty() ? null : Path.of(config.get(Key.SHM_DIR));
+        if (shm != null && !Files.isDirectory(shm)) {
+            Daemon.log(WHO, "rstore.shm.dir " + shm + " does not exist: serving over tcp only");
+            shm = null;
+        }
         InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
         String host = advertisedHost(config, at);
         ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, host,
-                config.bytes(Key.SERVER_CAPACITY), secret, config.millis(Key.TIMEOUT));
+                config.bytes(Key.SERVER_CAPACITY), shm, secret, config.millis(Key.TIMEOUT));
+        String transports = server.shmLocation().isEmpty() ? "transport tcp"
+                : "transports tcp and shm for clients on this host, chunk files in " + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1);
         Daemon.log(WHO, "memory server " + server.id() + " serving " + Units.bytes(config.bytes(Key.SERVER_CAPACITY)) + " at "
-                + server.address() + " (transport tcp), registered with the master at " + config.get(Key.MASTER_HOST) + ":"
+                + server.address() + " (" + transports + "), registered with the master at " + config.get(Key.MASTER_HOST) + ":"
                 + config.port(Key.MASTER_PORT));
         Daemon.runUntilStopped(WHO, server);
         return 0;

@@ -31,10 +31,10 @@ final class StatusCommand implements Callable<Integer> {
             long capacity = 0;
             long used = 0;
             out.printf("cluster %s (transport %s)%n%n", rstore.uri(), rstore.transportName());
-            out.printf("%4s  %-36s %6s %12s %12s %12s%n", "id", "memory server", "state", "capacity", "used", "free");
+            out.printf("%4s  %-36s %6s %12s %12s %12s  %s%n", "id", "memory server", "state", "capacity", "used", "free", "reached by");
             for (ServerInfo s : servers) {
-                out.printf("%4d  %-36s %6s %12s %12s %12s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
-                        Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()));
+                out.printf("%4d  %-36s %6s %12s %12s %12s  %s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
+                        Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()), rstore.transportTo(s));
                 if (s.alive()) {
                     capacity += s.capacityBytes();
                     used += s.usedBytes();

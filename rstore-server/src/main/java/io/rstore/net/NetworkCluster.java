@@ -5,6 +5,7 @@ import io.rstore.master.Master;
 import io.rstore.server.MemoryServer;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +20,7 @@ public final class NetworkCluster implements AutoCloseable {
     private final MasterNode master;
     private final List<ServerNode> servers = new ArrayList<>();
 
-    private NetworkCluster(RStoreSettings settings, InetSocketAddress bind) {
+    private NetworkCluster(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory) {
         this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
                 line -> { });
         try {
@@ -28,7 +29,7 @@ public final class NetworkCluster implements AutoCloseable {
             String masterHost = bind.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bind.getAddress().getHostAddress();
             for (int i = 0; i < settings.memoryServers(); i++) {
                 servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), advertise,
-                        settings.serverCapacityBytes(), settings.clusterSecret(), settings.operationTimeoutMs()));
+                        settings.serverCapacityBytes(), shmDirectory, settings.clusterSecret(), settings.operationTimeoutMs()));
             }
         } catch (RuntimeException e) {
             close();
@@ -36,9 +37,14 @@ public final class NetworkCluster implements AutoCloseable {
         }
     }
 
-    /** Starts serving on {@code bind} (port 0: any free port for the master; the servers always take free ports). */
+    /** Starts serving on {@code bind} (port 0: any free port for the master; the servers always take free ports), over tcp only. */
     public static NetworkCluster start(RStoreSettings settings, InetSocketAddress bind) {
-        return new NetworkCluster(settings, bind);
+        return new NetworkCluster(settings, bind, null);
+    }
+
+    /** As {@link #start(RStoreSettings, InetSocketAddress)}, with chunk files under {@code shmDirectory} for clients on this host. */
+    public static NetworkCluster start(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory) {
+        return new NetworkCluster(settings, bind, shmDirectory);
     }
 
     /** The master's port. */

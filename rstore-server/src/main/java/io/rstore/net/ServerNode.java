@@ -4,10 +4,12 @@ import io.rstore.ErrorCode;
 import io.rstore.protocol.wire.ChunkCalls;
 import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.server.MemoryServer;
+import io.rstore.server.ShmChunkFiles;
 import io.rstore.transport.tcp.TcpCallConnection;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
@@ -24,16 +26,16 @@ public final class ServerNode implements AutoCloseable {
     private final String address;
     private volatile int id = -1;
 
-    private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, String secret,
-                       int timeoutMs) throws IOException {
-        this.memory = new MemoryServer(capacityBytes);
+    private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, Path shmDirectory,
+                       String secret, int timeoutMs) throws IOException {
+        this.memory = new MemoryServer(capacityBytes, shmDirectory == null ? null : new ShmChunkFiles(shmDirectory));
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
         String token = HexFormat.of().formatHex(random);
         this.tcp = new TcpServer(bind, () -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret);
         this.address = new TcpAddress(advertiseHost, tcp.port()).toString();
         try (RemoteMaster master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret))) {
-            this.id = master.registerServer(address, capacityBytes, token);
+            this.id = master.registerServer(address, memory.shmLocation(), capacityBytes, token);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -42,12 +44,15 @@ public final class ServerNode implements AutoCloseable {
 
     /**
      * Listens on {@code bind} (port 0: any free port) and registers with the master as
-     * reachable at {@code advertiseHost} (empty: the master's own host).
+     * reachable at {@code advertiseHost} (empty: the master's own host). With
+     * {@code shmDirectory} (else null) its chunks are files there, which clients on this
+     * host map directly.
      */
     public static ServerNode start(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes,
-                                   String secret, long timeoutMs) {
+                                   Path shmDirectory, String secret, long timeoutMs) {
         try {
-            return new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, secret, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
+            return new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, secret,
+                    (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
         }
@@ -56,6 +61,11 @@ public final class ServerNode implements AutoCloseable {
     /** The id the master gave this server. */
     public int id() {
         return id;
+    }
+
+    /** Where clients on this host find its chunk files ({@code BOOT-ID:DIRECTORY}), or empty. */
+    public String shmLocation() {
+        return memory.shmLocation();
     }
 
     /** Where clients and the master reach it. */

@@ -11,16 +11,28 @@ import java.lang.foreign.MemorySegment;
 /**
  * A memory server: DRAM chunks, allocated on the master's request and registered in a
  * {@link RegionTable}, which is all a transport needs to serve one-sided operations.
+ * With {@link ShmChunkFiles} the chunks are files that clients on this host map too.
  */
 public final class MemoryServer implements ChunkService, AutoCloseable {
     private final long capacityBytes;
+    private final ShmChunkFiles files; // null: anonymous memory, reachable through this process only
     private final RegionTable regions = new RegionTable();
     private final Int2ObjectOpenHashMap<Arena> arenas = new Int2ObjectOpenHashMap<>();
     private long usedBytes;
     private boolean closed;
 
     public MemoryServer(long capacityBytes) {
+        this(capacityBytes, null);
+    }
+
+    public MemoryServer(long capacityBytes, ShmChunkFiles files) {
         this.capacityBytes = capacityBytes;
+        this.files = files;
+    }
+
+    /** Where clients on this host find the chunk files, or empty. */
+    public String shmLocation() {
+        return files == null ? "" : files.location();
     }
 
     public RegionTable regions() {
@@ -37,14 +49,23 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
                     + capacityBytes + " bytes free, asked for " + bytes);
         }
         Arena arena = Arena.ofShared();
+        ShmChunkFiles.ChunkFile file = null;
         MemorySegment memory;
         try {
-            memory = io.rstore.memory.NativeMemory.allocate(arena, bytes);
-        } catch (OutOfMemoryError e) {
+            if (files != null) {
+                file = files.create(arena, bytes);
+                memory = file.memory();
+            } else {
+                memory = io.rstore.memory.NativeMemory.allocate(arena, bytes);
+            }
+        } catch (OutOfMemoryError | RuntimeException e) {
             arena.close();
             throw ErrorCode.OUT_OF_MEMORY.exception("memory server could not allocate a chunk of " + bytes + " bytes: " + e.getMessage());
         }
         int id = regions.register(memory);
+        if (file != null) {
+            files.publish(file, id, regions.key(id));
+        }
         arenas.put(id, arena);
         usedBytes += bytes;
         return new Grant(id, regions.key(id));
@@ -52,6 +73,15 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
 
     @Override
     public synchronized int recycle(int chunkId) {
+        if (files != null) {
+            // a new file, not the old one zeroed: clients that mapped the old file keep the old pages, never the next tenant's
+            Arena arena = Arena.ofShared();
+            ShmChunkFiles.ChunkFile file = files.create(arena, regions.memory(chunkId).byteSize());
+            int key = regions.replace(chunkId, file.memory());
+            files.publish(file, chunkId, key);
+            arenas.put(chunkId, arena).close();
+            return key;
+        }
         int key = regions.rekey(chunkId); // first, so no stale writer lands after the zeroing
         regions.memory(chunkId).fill((byte) 0);
         return key;
@@ -66,6 +96,9 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     public synchronized void releaseChunk(int chunkId) {
         long bytes = regions.memory(chunkId).byteSize();
         regions.deregister(chunkId);
+        if (files != null) {
+            files.remove(chunkId);
+        }
         arenas.remove(chunkId).close();
         usedBytes -= bytes;
     }
@@ -83,6 +116,9 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     /** Stops serving: every one-sided operation fails with SERVER_UNAVAILABLE from now on. */
     public void stop() {
         regions.setOnline(false);
+        if (files != null) {
+            files.stopBeating();
+        }
     }
 
     @Override
@@ -92,6 +128,9 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             stop();
             arenas.values().forEach(Arena::close);
             arenas.clear();
+            if (files != null) {
+                files.close();
+            }
         }
     }
 }

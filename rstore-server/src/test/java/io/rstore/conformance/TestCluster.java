@@ -23,20 +23,22 @@ final class TestCluster implements AutoCloseable {
     private static final AtomicInteger NAMES = new AtomicInteger();
 
     private final EmbeddedCluster cluster;  // inproc
-    private final NetworkCluster network;   // tcp
+    private final NetworkCluster network;   // tcp, shm
+    private final String scheme;
     private final RStoreSettings settings;
     private final List<RStore> clients = new ArrayList<>();
     private long inspector;
 
-    private TestCluster(EmbeddedCluster cluster, NetworkCluster network, RStoreSettings settings) {
+    private TestCluster(EmbeddedCluster cluster, NetworkCluster network, String scheme, RStoreSettings settings) {
         this.cluster = cluster;
         this.network = network;
+        this.scheme = scheme;
         this.settings = settings;
     }
 
     /** The transports the conformance suite runs on. */
     static Stream<String> transports() {
-        return Stream.of("inproc", "tcp");
+        return Stream.of("inproc", "tcp", "shm");
     }
 
     /** Small chunks so that tests cross chunk and server boundaries cheaply. */
@@ -56,16 +58,24 @@ final class TestCluster implements AutoCloseable {
 
     static TestCluster start(String transport, RStoreSettings settings) {
         return switch (transport) {
-            case "inproc" -> new TestCluster(EmbeddedCluster.start(settings), null, settings);
-            case "tcp" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0)), settings);
+            case "inproc" -> new TestCluster(EmbeddedCluster.start(settings), null, null, settings);
+            case "tcp" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0)), "rstore+tcp", settings);
+            case "shm" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), shmDirectory()), "rstore+shm",
+                    settings);
             default -> throw new IllegalArgumentException("no test cluster for transport " + transport);
         };
+    }
+
+    /** Where shm chunk files go: /dev/shm where there is one (Linux), else the temporary directory. */
+    static java.nio.file.Path shmDirectory() {
+        java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+        return java.nio.file.Files.isDirectory(shm) ? shm : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** A new client; closed with the cluster. */
     synchronized RStore client() {
         RStore client = cluster != null ? cluster.connect("test client " + clients.size())
-                : RStore.connect("rstore+tcp://127.0.0.1:" + network.port(), settings);
+                : RStore.connect(scheme + "://127.0.0.1:" + network.port(), settings);
         clients.add(client);
         return client;
     }

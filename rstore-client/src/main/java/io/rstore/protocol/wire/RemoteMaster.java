@@ -117,8 +117,9 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public int registerServer(String address, long capacityBytes, String controlToken) {
-        return call(MasterCalls.REGISTER_SERVER, b -> b.putString(address).putLong(capacityBytes).putString(controlToken), WireBuffer::getInt);
+    public int registerServer(String address, String shm, long capacityBytes, String controlToken) {
+        return call(MasterCalls.REGISTER_SERVER, b -> b.putString(address).putString(shm).putLong(capacityBytes).putString(controlToken),
+                WireBuffer::getInt);
     }
 
     @Override

@@ -5,32 +5,45 @@ import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.spi.ClusterProvider;
+import io.rstore.transport.AutoTransport;
+import io.rstore.transport.Transport;
+import io.rstore.transport.shm.ShmTransport;
 
 import java.net.URI;
 import java.util.Set;
 
-/** Serves {@code rstore+tcp://HOST:PORT} (and plain {@code rstore://}, which picks tcp until shm and rdma exist). */
+/**
+ * Serves a master reached over TCP: {@code rstore+tcp://HOST:PORT} (data over tcp),
+ * {@code rstore+shm://HOST:PORT} (data through shared memory; every server must be on
+ * this host) and {@code rstore://HOST:PORT} (auto: shm for servers on this host, tcp for
+ * the others).
+ */
 public final class TcpClusterProvider implements ClusterProvider {
     public static final int DEFAULT_PORT = 7400;
 
     @Override
     public Set<String> schemes() {
-        return Set.of("rstore", "rstore+tcp");
+        return Set.of("rstore", "rstore+tcp", "rstore+shm");
     }
 
     @Override
     public RStore connect(URI uri, RStoreSettings settings) {
         String host = uri.getHost();
         if (host == null || host.isEmpty()) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("'" + uri + "' names no host; use rstore+tcp://HOST:PORT");
+            throw ErrorCode.INVALID_ARGUMENT.exception("'" + uri + "' names no host; use rstore://HOST:PORT");
         }
         int port = uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
         int timeout = (int) Math.min(settings.operationTimeoutMs(), Integer.MAX_VALUE);
         TcpCallConnection master = TcpCallConnection.toMaster(host, port, timeout, settings.clusterSecret());
         try {
-            String canonical = "rstore+tcp://" + host + ":" + port;
-            return RStore.attach(canonical, new RemoteMaster(master), new TcpTransport(host, settings.operationTimeoutMs(), settings.clusterSecret()), settings,
-                    "tcp client", master::close);
+            String canonical = uri.getScheme() + "://" + host + ":" + port;
+            TcpTransport tcp = new TcpTransport(host, settings.operationTimeoutMs(), settings.clusterSecret());
+            Transport transport = switch (uri.getScheme()) {
+                case "rstore+tcp" -> tcp;
+                case "rstore+shm" -> new ShmTransport();
+                default -> new AutoTransport(tcp);
+            };
+            return RStore.attach(canonical, new RemoteMaster(master), transport, settings, transport.name() + " client", master::close);
         } catch (RuntimeException e) {
             master.close();
             throw e;
