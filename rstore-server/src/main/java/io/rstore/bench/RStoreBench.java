@@ -51,10 +51,11 @@ public final class RStoreBench {
         setup.put("java", Runtime.version().toString());
         setup.put("cores", Runtime.getRuntime().availableProcessors());
         setup.put("timerFloorNanos", timerFloor());
+        setup.put("plainCopySource", sharedMemory() ? "a mapped file in /dev/shm" : "Arena.allocate");
         controlPath(result.putArray("controlPath"));
         latency(result.putArray("latency"));
         bandwidth(result.putArray("bandwidth"));
-        if (!rstore.transportName().equals("inproc")) {
+        if (rstore.servers().stream().anyMatch(server -> rstore.transportTo(server).equals("tcp"))) {
             socketBaselines(result.putObject("socketBaseline"));
         }
         return result;
@@ -242,7 +243,7 @@ public final class RStoreBench {
                 progress.printf("bandwidth: %s%n", Units.bytes(size));
                 RAddress seg = ns.alloc(size, AllocFlags.GROW | AllocFlags.ZERO);
                 try (Arena arena = Arena.ofShared(); Mapping m = seg.map(MapFlags.NONE)) {
-                    MemorySegment a = arena.allocate(size, 4096);
+                    MemorySegment a = sharedMemory() ? mappedFile(arena, size) : arena.allocate(size, 4096);
                     MemorySegment b = arena.allocate(size, 4096);
                     int reps = (int) Math.max(3, plan.bytesPerBandwidthPoint() / size);
                     for (String op : new String[] {"read", "write"}) {
@@ -266,6 +267,28 @@ public final class RStoreBench {
             }
         } finally {
             rstore.deleteNamespace("bench-bandwidth");
+        }
+    }
+
+    /** Whether every server is reached through shm: then the plain copy is out of a mapped file too. */
+    private boolean sharedMemory() {
+        return rstore.servers().stream().allMatch(server -> rstore.transportTo(server).equals("shm"));
+    }
+
+    /** A file in /dev/shm mapped in {@code arena}, removed at once (the mapping keeps it). */
+    private static MemorySegment mappedFile(Arena arena, long size) {
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile(java.nio.file.Path.of("/dev/shm"), "rstore-bench-", "");
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                MemorySegment memory = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, size, arena);
+                memory.fill((byte) 1); // touch it, as the server's chunks are touched
+                return memory;
+            } finally {
+                java.nio.file.Files.delete(file);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot map a file in /dev/shm for the plain-copy baseline", e);
         }
     }
 

@@ -22,8 +22,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         header = "Measure RStore's control path, data-path latency and bandwidth.",
         description = {
-                "Runs on an embedded cluster (inproc), on a tcp server on loopback in this process (--transport tcp),",
-                "or against a running cluster (--cluster URI).",
+                "Runs on an embedded cluster (inproc), on a master and servers in this process reached over tcp or shm",
+                "(--transport tcp|shm), or against a running cluster (--cluster URI).",
                 "Control path: reserve, alloc and map for each size, cold and from the caches.",
                 "Latency: p50/p90/p99/p99.9 of small reads and writes. Bandwidth: large reads and writes with",
                 "1 and several operations in flight. Every data-path figure stands beside the same bytes moved",
@@ -40,7 +40,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", description = "chunk size (default: ${DEFAULT-VALUE})", defaultValue = "16MiB")
     String chunkSize;
 
-    @Option(names = {"-n", "--ops"}, description = "reads and writes timed per latency round, each (default: 100000 inproc, 10000 over a network)")
+    @Option(names = {"-n", "--ops"}, description = "reads and writes timed per latency round, each (default: 100000 inproc and shm, 10000 over tcp or --cluster)")
     Integer ops;
 
     @Option(names = {"-r", "--rounds"}, description = "latency rounds; each percentile is the median over rounds (default: ${DEFAULT-VALUE})", defaultValue = "5")
@@ -61,10 +61,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-metrics", description = "turn off the client's data-path metrics")
     boolean noMetrics;
 
-    @Option(names = "--transport", description = "inproc (embedded), or tcp (a server on loopback in this process) (default: ${DEFAULT-VALUE})", defaultValue = "inproc")
+    @Option(names = "--transport", defaultValue = "inproc",
+            description = "inproc (embedded), tcp or shm (master and servers in this process, reached over loopback or /dev/shm) (default: ${DEFAULT-VALUE})")
     String transport;
 
-    @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400")
+    @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400 or rstore+shm://HOST:7400")
     String cluster;
 
     @picocli.CommandLine.Spec
@@ -72,11 +73,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!transport.equals("inproc") && !transport.equals("tcp")) {
-            throw new IllegalArgumentException("--transport " + transport + " is not available yet; inproc and tcp are built");
+        if (!List.of("inproc", "tcp", "shm").contains(transport)) {
+            throw new IllegalArgumentException("--transport " + transport + " is not available; inproc, tcp and shm are built (rdma is not yet)");
         }
         if (ops == null) {
-            ops = transport.equals("inproc") && cluster == null ? 100_000 : 10_000;
+            ops = !transport.equals("tcp") && cluster == null ? 100_000 : 10_000; // tcp round trips take 1000x longer
         }
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);
@@ -99,9 +100,10 @@ final class BenchCommand implements Callable<Integer> {
             try (RStore rstore = RStore.connect(cluster, settings)) {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }
-        } else if (transport.equals("tcp")) {
-            try (NetworkCluster server = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0));
-                 RStore rstore = RStore.connect("rstore+tcp://127.0.0.1:" + server.port(), settings)) {
+        } else if (!transport.equals("inproc")) {
+            java.nio.file.Path shm = transport.equals("shm") ? java.nio.file.Path.of("/dev/shm") : null;
+            try (NetworkCluster server = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), shm);
+                 RStore rstore = RStore.connect("rstore+" + transport + "://127.0.0.1:" + server.port(), settings)) {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }
         } else {
@@ -137,8 +139,9 @@ final class BenchCommand implements Callable<Integer> {
                 setup.get("metricsEnabled").asBoolean() ? "on" : "off",
                 setup.get("hugePages").asBoolean() ? "mmap with huge pages" : "Arena.allocate (no huge pages)",
                 setup.get("java").asText(), setup.get("cores").asInt());
-        out.printf("Every latency sample includes the timer's own cost: p50 %.0f ns for two clock reads.%n%n",
+        out.printf("Every latency sample includes the timer's own cost: p50 %.0f ns for two clock reads.%n",
                 setup.get("timerFloorNanos").asDouble());
+        out.printf("The bandwidth's plain copy reads from %s.%n%n", setup.get("plainCopySource").asText());
         out.println("Control path (microseconds)");
         out.printf("%10s %12s %14s %10s %12s %10s %12s %10s%n", "size", "reserve", "reserve(pool)", "alloc", "alloc(again)", "map(cold)", "map(cached)", "unmap");
         for (JsonNode row : r.get("controlPath")) {
