@@ -52,6 +52,11 @@ public final class NetworkCluster implements AutoCloseable {
         return master.port();
     }
 
+    /** The port memory server {@code id} listens on. */
+    public int serverPort(int id) {
+        return servers.get(id).port();
+    }
+
     public Master master() {
         return master.master();
     }

@@ -32,7 +32,12 @@ public final class ServerNode implements AutoCloseable {
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
         String token = HexFormat.of().formatHex(random);
-        this.tcp = new TcpServer(bind, () -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret);
+        try {
+            this.tcp = new TcpServer(bind, () -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret);
+        } catch (IOException | RuntimeException e) {
+            memory.close(); // its shm directory, if any, goes too
+            throw e;
+        }
         this.address = new TcpAddress(advertiseHost, tcp.port()).toString();
         try (RemoteMaster master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret))) {
             this.id = master.registerServer(address, memory.shmLocation(), capacityBytes, token);
@@ -71,6 +76,10 @@ public final class ServerNode implements AutoCloseable {
     /** Where clients and the master reach it. */
     public String address() {
         return address;
+    }
+
+    public int port() {
+        return tcp.port();
     }
 
     public MemoryServer memory() {

@@ -52,14 +52,19 @@ class BenchCommandTest {
         }
     }
 
-    @Test
-    void shouldMeasureTheTcpTransport() throws Exception {
-        Run run = run("bench", "--transport", "tcp", "--format", "json", "-n", "1000", "-r", "1", "--control-max", "1MiB", "--bandwidth-max", "1MiB");
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"tcp", "shm"})
+    void shouldMeasureTheNetworkAndSharedMemoryTransports(String transport) throws Exception {
+        Run run = run("bench", "--transport", transport, "--format", "json", "-n", "1000", "-r", "1", "--control-max", "1MiB",
+                "--bandwidth-max", "1MiB");
         assertEquals(0, run.exit(), run.err());
         JsonNode json = new ObjectMapper().readTree(run.out());
-        assertEquals("tcp", json.at("/setup/transport").asText());
+        assertEquals(transport, json.at("/setup/transport").asText());
         assertTrue(json.at("/latency/0/rstoreNanos/p50").asDouble() > 0);
         assertTrue(json.at("/bandwidth/0/rstoreGBps").asDouble() > 0);
+        // the baseline fits the transport: a plain socket for tcp, a copy out of a mapped file for shm
+        assertEquals(transport.equals("tcp"), json.at("/socketBaseline/bulkGBps").asDouble() > 0, json.toString());
+        assertEquals(transport.equals("shm") ? "a mapped file in /dev/shm" : "Arena.allocate", json.at("/setup/plainCopySource").asText());
     }
 
     @Test
@@ -73,9 +78,9 @@ class BenchCommandTest {
 
     @Test
     void shouldRejectBadOptionsWithAUsageError() {
-        Run transport = run("bench", "--transport", "shm");
+        Run transport = run("bench", "--transport", "rdma");
         assertEquals(CommandLine.ExitCode.USAGE, transport.exit());
-        assertTrue(transport.err().contains("--transport shm is not available"), transport.err());
+        assertTrue(transport.err().contains("--transport rdma is not available"), transport.err());
         Run size = run("bench", "--control-max", "lots");
         assertEquals(CommandLine.ExitCode.USAGE, size.exit());
         assertTrue(size.err().contains("is not a size"), size.err());

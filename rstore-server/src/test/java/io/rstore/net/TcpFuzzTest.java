@@ -33,10 +33,12 @@ class TcpFuzzTest {
              RStore good = RStore.connect("rstore+tcp://127.0.0.1:" + cluster.port(), settings);
              Mapping m = good.createNamespace("fuzz").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
             Random random = new Random(7);
+            int[] ports = {cluster.port(), cluster.serverPort(0)}; // the master's, and a memory server's
+            long used = cluster.server(0).usedBytes();
             int answered = 0; // connections that got an error frame after the challenge
             int closed = 0;   // connections closed (or reset) after the challenge without one
             for (int i = 0; i < 3_000; i++) {
-                try (Socket s = new Socket("127.0.0.1", cluster.port())) {
+                try (Socket s = new Socket("127.0.0.1", ports[i % 2])) {
                     s.setSoTimeout(2_000);
                     s.getOutputStream().write(garbage(random, i));
                     s.shutdownOutput(); // a truncated frame must not keep the server waiting forever
@@ -72,6 +74,7 @@ class TcpFuzzTest {
             assertEquals(3_000, answered + closed);
             assertTrue(answered > 1_000, "malformed frames are answered with an error frame: " + answered);
             assertEquals(1, good.namespaces().size(), "the master's state is untouched");
+            assertEquals(used, cluster.server(0).usedBytes(), "no chunk was allocated or released by a stranger");
         }
     }
 
@@ -92,7 +95,7 @@ class TcpFuzzTest {
                 int bodyBytes = random.nextInt(64);
                 ByteBuffer b = ByteBuffer.allocate(18 + bodyBytes).order(ByteOrder.LITTLE_ENDIAN);
                 b.putInt(14 + bodyBytes).putShort((short) 0x5253).put((byte) 1).put((byte) random.nextInt(7))
-                        .putShort((short) random.nextInt(20)).putLong(random.nextLong());
+                        .putShort((short) random.nextInt(40)).putLong(random.nextLong()); // master calls 1-19, chunk calls 32-36
                 byte[] body = new byte[bodyBytes];
                 random.nextBytes(body);
                 b.put(body);
