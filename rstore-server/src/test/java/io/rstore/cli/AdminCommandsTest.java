@@ -42,6 +42,13 @@ class AdminCommandsTest {
                 assertEquals(0, status.exit(), status.err());
                 assertTrue(status.out().contains("DEAD"), status.out());
                 assertTrue(status.out().contains("1 namespaces"), status.out());
+                // the holder of the mapping shows among the clients, with its reference
+                assertTrue(status.out().matches("(?s).*2 clients \\(this one included\\).*tcp client\\s+1\\n.*"), status.out());
+                Run usage = run("usage", "-c", uri);
+                assertEquals(0, usage.exit(), usage.err());
+                // 3 MiB reserved of the 64 MiB live capacity (server 2 is dead), all of it allocated, one segment, mapped
+                assertTrue(usage.out().matches("(?s).*graphs\\s+3 MiB\\s+4\\.7%\\s+3 MiB\\s+100%\\s+1\\s+1\\n.*"), usage.out());
+                assertTrue(usage.out().contains("live capacity 64 MiB; unreserved 61 MiB"), usage.out());
                 Run list = run("ns", "list", "--cluster", uri);
                 assertTrue(list.out().matches("(?s).*graphs\\s+\\d+\\s+3 MiB\\s+3 MiB\\s+1\\s+1.*"), list.out());
                 Run refused = run("ns", "delete", "graphs", "-c", uri);
