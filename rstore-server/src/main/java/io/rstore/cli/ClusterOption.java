@@ -1,16 +1,33 @@
 package io.rstore.cli;
 
 import io.rstore.RStore;
+import io.rstore.config.RStoreConfig;
+import io.rstore.config.RStoreConfig.Key;
 import picocli.CommandLine.Option;
+
+import java.util.Map;
 
 /** Which running cluster an admin command talks to. */
 final class ClusterOption {
-    @Option(names = {"-c", "--cluster"}, paramLabel = "URI", defaultValue = "rstore://127.0.0.1:7400",
-            description = "the cluster: rstore:// (auto: shm for servers on this host, tcp otherwise), rstore+tcp:// or rstore+shm:// (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-c", "--cluster"}, paramLabel = "URI",
+            description = {"the cluster: rstore://HOST:PORT (auto: shm for servers on this host, tcp otherwise), rstore+tcp:// or rstore+shm://.",
+                    "Default: the master and transport of conf/rstore.conf (rstore.master.host, rstore.master.port, rstore.transport)."})
     String uri;
 
-    /** Connects with the secret from $RSTORE_SECRET, if any. */
+    /** Connects with the secret from rstore.secret.file, else $RSTORE_SECRET. */
     RStore connect() {
-        return RStore.connect(uri, io.rstore.RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()));
+        RStoreConfig config = RStoreConfig.load(null, System.getenv(), Map.of());
+        return RStore.connect(uri != null ? uri : defaultUri(config),
+                io.rstore.RStoreSettings.defaults().withClusterSecret(Daemon.secret(config)));
+    }
+
+    /** The configured master, with the scheme that asks for the configured transport. */
+    static String defaultUri(RStoreConfig config) {
+        String scheme = switch (config.get(Key.TRANSPORT)) {
+            case "tcp" -> "rstore+tcp";
+            case "shm" -> "rstore+shm";
+            default -> "rstore";
+        };
+        return scheme + "://" + config.get(Key.MASTER_HOST) + ":" + config.port(Key.MASTER_PORT);
     }
 }

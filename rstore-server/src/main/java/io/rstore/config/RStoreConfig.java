@@ -31,7 +31,7 @@ public final class RStoreConfig {
         SERVER_ADVERTISE("rstore.server.advertise", "", "host clients reach a memory server at (empty: the bind address, or this host's name when bound to all)"),
         SERVER_CAPACITY("rstore.server.capacity", "8GiB", "DRAM one memory server may hand out (bytes: 4096, 64MiB, 8GiB)"),
         CHUNK_SIZE("rstore.chunk.size", "16MiB", "chunk size, a power of two (bytes); set on the master"),
-        TRANSPORT("rstore.transport", "auto", "data path to memory servers: auto, shm or tcp (auto: shm on the same host, tcp otherwise)"),
+        TRANSPORT("rstore.transport", "auto", "clients' data path to memory servers: auto, shm or tcp (auto: shm on the same host, tcp otherwise); the rstore tools' URI scheme"),
         SHM_DIR("rstore.shm.dir", "/dev/shm", "directory of a memory server's chunk files for the shm transport (tmpfs or hugetlbfs)"),
         SECRET_FILE("rstore.secret.file", "", "file whose first line is the cluster secret (empty: $RSTORE_SECRET, else no secret)"),
         TIMEOUT("rstore.timeout", "30s", "bound on any call or remote operation (durations: 500ms, 30s, 2m)"),
