@@ -301,14 +301,22 @@ public final class TcpServer implements AutoCloseable {
     private static final long SPIN_NANOS = 50_000;
     private static final long SELECT_MS = 100;
 
-    /** Writes all of {@code buffer} to a non-blocking channel (a full socket means the client is busy: wait briefly). */
+    /** Writes all of {@code buffer} to a non-blocking channel (a full socket means the client is busy: wait briefly, within a bound). */
     private static void writeFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
         writeFully(channel, new ByteBuffer[] {buffer});
     }
 
+    /** A client that takes none of an answer's bytes for this long is dropped (its connection closed). */
+    private static final long STALLED_NANOS = 30_000_000_000L;
+
     private static void writeFully(SocketChannel channel, ByteBuffer[] buffers) throws IOException {
+        long progress = System.nanoTime();
         while (buffers[buffers.length - 1].hasRemaining() || buffers[0].hasRemaining()) {
-            if (channel.write(buffers) == 0) {
+            if (channel.write(buffers) > 0) {
+                progress = System.nanoTime();
+            } else if (System.nanoTime() - progress > STALLED_NANOS) {
+                throw new IOException("the client took no bytes for " + STALLED_NANOS / 1_000_000_000 + " s");
+            } else {
                 LockSupport.parkNanos(1_000);
             }
         }
