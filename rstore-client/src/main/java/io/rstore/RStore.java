@@ -104,7 +104,7 @@ public final class RStore implements AutoCloseable {
             }
         }
         throw ErrorCode.UNSUPPORTED.exception("no transport on the class path serves '" + scheme + "://' URIs"
-                + " (inproc:// needs rstore-server; the rstore:// network transports are not built yet)");
+                + " (known: inproc:// with rstore-server on the class path; rstore://, rstore+tcp://, rstore+shm://, rstore+rdma://)");
     }
 
     /** For cluster providers: a client session over a master and a transport; {@code onClose} runs after close. */

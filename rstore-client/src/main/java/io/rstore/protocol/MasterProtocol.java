@@ -26,11 +26,12 @@ public interface MasterProtocol {
     /**
      * A memory server daemon joins the cluster: the master connects back to
      * {@code address} (the server's data address, e.g. rstore+tcp://HOST:PORT; {@code shm}
-     * tells clients on its host where its chunk files are, or is empty), proves
+     * tells clients on its host where its chunk files are, {@code rdma} where its RDMA
+     * device listens; either may be empty), proves
      * {@code controlToken} on every call it makes there, and returns the server's id.
      * UNSUPPORTED on a cluster whose servers live in the master's process.
      */
-    int registerServer(String address, String shm, long capacityBytes, String controlToken);
+    int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken);
 
     NamespaceInfo createNamespace(long session, String name);
 

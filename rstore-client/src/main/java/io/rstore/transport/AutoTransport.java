@@ -1,15 +1,27 @@
 package io.rstore.transport;
 
 import io.rstore.protocol.ServerInfo;
+import io.rstore.transport.rdma.RdmaTransport;
 import io.rstore.transport.shm.ShmTransport;
 
-/** {@code rstore.transport = auto}: shm for a memory server on this host, the network transport for the others. */
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code rstore.transport = auto}: per memory server, shm when it is on this host, rdma
+ * when it has a real RDMA device (disni) that this host can use too, else the network
+ * transport. Falling back from rdma is said loudly, once per server: it is the point of
+ * the design, and a missing library or device is easy to miss otherwise.
+ */
 public final class AutoTransport implements Transport {
     private final ShmTransport shm = new ShmTransport();
+    private final RdmaTransport rdma;
     private final Transport network;
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-    public AutoTransport(Transport network) {
+    public AutoTransport(Transport network, long timeoutMs) {
         this.network = network;
+        this.rdma = new RdmaTransport(timeoutMs);
     }
 
     @Override
@@ -19,17 +31,35 @@ public final class AutoTransport implements Transport {
 
     @Override
     public String routeTo(ServerInfo server) {
-        return ShmTransport.unreachable(server) == null ? shm.name() : network.name();
+        return pick(server).name();
+    }
+
+    private Transport pick(ServerInfo server) {
+        if (ShmTransport.unreachable(server) == null) {
+            return shm;
+        }
+        if (server.rdma().startsWith("disni:")) { // the emulated device is for tests: auto never picks it
+            String why = RdmaTransport.unreachable(server);
+            if (why == null) {
+                return rdma;
+            }
+            if (warned.add(server.rdma())) {
+                System.err.println("rstore: WARNING: memory server " + server.id() + " offers RDMA (" + server.rdma() + ") but this client"
+                        + " falls back to " + network.name() + ": " + why);
+            }
+        }
+        return network;
     }
 
     @Override
     public Endpoint connect(ServerInfo server) {
-        return ShmTransport.unreachable(server) == null ? shm.connect(server) : network.connect(server);
+        return pick(server).connect(server);
     }
 
     @Override
     public void close() {
         shm.close();
+        rdma.close();
         network.close();
     }
 }

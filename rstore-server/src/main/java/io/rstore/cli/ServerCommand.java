@@ -68,7 +68,7 @@ final class ServerCommand implements Callable<Integer> {
         InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
         String host = advertisedHost(config, at);
         ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, host,
-                config.bytes(Key.SERVER_CAPACITY), shm, secret, config.millis(Key.TIMEOUT));
+                config.bytes(Key.SERVER_CAPACITY), shm, null, 0, secret, config.millis(Key.TIMEOUT));
         String transports = server.shmLocation().isEmpty() ? "transport tcp"
                 : "transports tcp and shm for clients on this host, chunk files in " + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1);
         Daemon.log(WHO, "memory server " + server.id() + " serving " + Units.bytes(config.bytes(Key.SERVER_CAPACITY)) + " at "

@@ -46,14 +46,16 @@ public final class Master implements MasterProtocol {
         final int id;
         final String address;
         final String shm;
+        final String rdma;
         final ChunkService service;
         final ArrayDeque<Chunk> pool = new ArrayDeque<>();
         boolean alive = true;
 
-        Server(int id, String address, String shm, ChunkService service) {
+        Server(int id, String address, String shm, String rdma, ChunkService service) {
             this.id = id;
             this.address = address;
             this.shm = shm;
+            this.rdma = rdma;
             this.service = service;
         }
     }
@@ -129,17 +131,17 @@ public final class Master implements MasterProtocol {
 
     /** Registers a memory server; returns its id. */
     public synchronized int registerServer(String address, ChunkService service) {
-        return registerServer(address, "", service);
+        return registerServer(address, "", "", service);
     }
 
-    private synchronized int registerServer(String address, String shm, ChunkService service) {
+    private synchronized int registerServer(String address, String shm, String rdma, ChunkService service) {
         int id = servers.size();
-        servers.add(new Server(id, address, shm, service));
+        servers.add(new Server(id, address, shm, rdma, service));
         return id;
     }
 
     @Override
-    public int registerServer(String address, String shm, long capacityBytes, String controlToken) {
+    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken) {
         if (connector == null) {
             throw ErrorCode.UNSUPPORTED.exception("this master's memory servers run in its own process; it takes no daemons");
         }
@@ -150,7 +152,7 @@ public final class Master implements MasterProtocol {
                     + " bytes, its registration said " + capacityBytes + "; is another server at that address?");
         }
         synchronized (this) {
-            return registerServer(address + "/" + servers.size(), shm, service);
+            return registerServer(address + "/" + servers.size(), shm, rdma, service);
         }
     }
 
@@ -171,7 +173,7 @@ public final class Master implements MasterProtocol {
                 s.service.ping();
             } catch (RuntimeException e) {
                 markDead(s.id);
-                died.add(new ServerInfo(s.id, s.address, s.shm, s.service.capacityBytes(), s.service.usedBytes(), false));
+                died.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), false));
             }
         }
         return died;
@@ -197,7 +199,7 @@ public final class Master implements MasterProtocol {
     public synchronized List<ServerInfo> servers() {
         List<ServerInfo> out = new ArrayList<>(servers.size());
         for (Server s : servers) {
-            out.add(new ServerInfo(s.id, s.address, s.shm, s.service.capacityBytes(), s.service.usedBytes(), s.alive));
+            out.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), s.alive));
         }
         return out;
     }

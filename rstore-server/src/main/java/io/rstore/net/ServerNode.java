@@ -5,6 +5,7 @@ import io.rstore.protocol.wire.ChunkCalls;
 import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.server.MemoryServer;
 import io.rstore.server.ShmChunkFiles;
+import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.tcp.TcpCallConnection;
 
 import java.io.IOException;
@@ -27,7 +28,7 @@ public final class ServerNode implements AutoCloseable {
     private volatile int id = -1;
 
     private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, Path shmDirectory,
-                       String secret, int timeoutMs) throws IOException {
+                       RdmaDevice rdma, int rdmaPort, String secret, int timeoutMs) throws IOException {
         this.memory = new MemoryServer(capacityBytes, shmDirectory == null ? null : new ShmChunkFiles(shmDirectory));
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
@@ -40,7 +41,10 @@ public final class ServerNode implements AutoCloseable {
         }
         this.address = new TcpAddress(advertiseHost, tcp.port()).toString();
         try (RemoteMaster master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret))) {
-            this.id = master.registerServer(address, memory.shmLocation(), capacityBytes, token);
+            if (rdma != null) { // an empty host means the master's; an RDMA address names one, so loopback when the master is local
+                memory.enableRdma(rdma, new InetSocketAddress(bind.getAddress(), rdmaPort), advertiseHost.isEmpty() ? "127.0.0.1" : advertiseHost);
+            }
+            this.id = master.registerServer(address, memory.shmLocation(), memory.rdmaAddress(), capacityBytes, token);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -51,12 +55,13 @@ public final class ServerNode implements AutoCloseable {
      * Listens on {@code bind} (port 0: any free port) and registers with the master as
      * reachable at {@code advertiseHost} (empty: the master's own host). With
      * {@code shmDirectory} (else null) its chunks are files there, which clients on this
-     * host map directly.
+     * host map directly; with {@code rdma} (else null) they are registered on that device,
+     * whose listener takes {@code rdmaPort} (0: any free port).
      */
     public static ServerNode start(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes,
-                                   Path shmDirectory, String secret, long timeoutMs) {
+                                   Path shmDirectory, RdmaDevice rdma, int rdmaPort, String secret, long timeoutMs) {
         try {
-            return new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, secret,
+            return new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, rdma, rdmaPort, secret,
                     (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
@@ -71,6 +76,11 @@ public final class ServerNode implements AutoCloseable {
     /** Where clients on this host find its chunk files ({@code BOOT-ID:DIRECTORY}), or empty. */
     public String shmLocation() {
         return memory.shmLocation();
+    }
+
+    /** Where clients reach its chunks over RDMA ({@code DEVICE://HOST:PORT}), or empty. */
+    public String rdmaAddress() {
+        return memory.rdmaAddress();
     }
 
     /** Where clients and the master reach it. */

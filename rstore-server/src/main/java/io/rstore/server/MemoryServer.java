@@ -18,6 +18,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     private final ShmChunkFiles files; // null: anonymous memory, reachable through this process only
     private final RegionTable regions = new RegionTable();
     private final Int2ObjectOpenHashMap<Arena> arenas = new Int2ObjectOpenHashMap<>();
+    private RdmaChunks rdma;   // null: not on an RDMA device
     private long usedBytes;
     private boolean closed;
 
@@ -37,6 +38,23 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
 
     public RegionTable regions() {
         return regions;
+    }
+
+    /**
+     * Puts the chunks on an RDMA device (those to come, and any there are), listening for
+     * clients' queue pairs at {@code bind}; returns the address clients are told.
+     */
+    public synchronized String enableRdma(io.rstore.transport.rdma.RdmaDevice device, java.net.InetSocketAddress bind, String advertiseHost) {
+        rdma = new RdmaChunks(device, regions, bind, advertiseHost);
+        for (int id : arenas.keySet()) {
+            rdma.registered(id, regions.memory(id));
+        }
+        return rdma.address();
+    }
+
+    /** Where clients reach the chunks over RDMA, or empty. */
+    public synchronized String rdmaAddress() {
+        return rdma == null ? "" : rdma.address();
     }
 
     @Override
@@ -68,6 +86,9 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
         }
         arenas.put(id, arena);
         usedBytes += bytes;
+        if (rdma != null) {
+            rdma.registered(id, memory);
+        }
         return new Grant(id, regions.key(id));
     }
 
@@ -79,10 +100,16 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             ShmChunkFiles.ChunkFile file = files.create(arena, regions.memory(chunkId).byteSize());
             int key = regions.replace(chunkId, file.memory());
             files.publish(file, chunkId, key);
+            if (rdma != null) {
+                rdma.registered(chunkId, file.memory());
+            }
             arenas.put(chunkId, arena).close();
             return key;
         }
         int key = regions.rekey(chunkId); // first, so no stale writer lands after the zeroing
+        if (rdma != null) {
+            rdma.registered(chunkId, regions.memory(chunkId)); // a new region: the old rkey stops working too
+        }
         regions.memory(chunkId).fill((byte) 0);
         return key;
     }
@@ -96,6 +123,9 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     public synchronized void releaseChunk(int chunkId) {
         long bytes = regions.memory(chunkId).byteSize();
         regions.deregister(chunkId);
+        if (rdma != null) {
+            rdma.released(chunkId);
+        }
         if (files != null) {
             files.remove(chunkId);
         }
@@ -114,8 +144,11 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     }
 
     /** Stops serving: every one-sided operation fails with SERVER_UNAVAILABLE from now on. */
-    public void stop() {
+    public synchronized void stop() {
         regions.setOnline(false);
+        if (rdma != null) {
+            rdma.close();
+        }
         if (files != null) {
             files.stopBeating();
         }

@@ -41,7 +41,8 @@ class ConnectTest {
         error(ErrorCode.MASTER_UNAVAILABLE, () -> RStore.connect("inproc://nobody-runs-this"));
         var nobody = error(ErrorCode.MASTER_UNAVAILABLE, () -> RStore.connect("rstore+tcp://127.0.0.1:1"));
         org.junit.jupiter.api.Assertions.assertTrue(nobody.getMessage().contains("cannot reach the master at 127.0.0.1:1"), nobody.getMessage());
-        error(ErrorCode.UNSUPPORTED, () -> RStore.connect("rstore+rdma://localhost:7400"));
+        var unknown = error(ErrorCode.UNSUPPORTED, () -> RStore.connect("rstore+pigeon://localhost:7400"));
+        org.junit.jupiter.api.Assertions.assertTrue(unknown.getMessage().contains("rstore+pigeon"), unknown.getMessage());
         error(ErrorCode.INVALID_ARGUMENT, () -> RStore.connect("rstore+tcp:///nohost"));
     }
 

@@ -23,7 +23,7 @@ final class TestCluster implements AutoCloseable {
     private static final AtomicInteger NAMES = new AtomicInteger();
 
     private final EmbeddedCluster cluster;  // inproc
-    private final NetworkCluster network;   // tcp, shm
+    private final NetworkCluster network;   // tcp, shm, rdma (on the emulated device)
     private final String scheme;
     private final RStoreSettings settings;
     private final List<RStore> clients = new ArrayList<>();
@@ -38,7 +38,7 @@ final class TestCluster implements AutoCloseable {
 
     /** The transports the conformance suite runs on. */
     static Stream<String> transports() {
-        return Stream.of("inproc", "tcp", "shm");
+        return Stream.of("inproc", "tcp", "shm", "rdma");
     }
 
     /** Small chunks so that tests cross chunk and server boundaries cheaply. */
@@ -61,6 +61,8 @@ final class TestCluster implements AutoCloseable {
             case "inproc" -> new TestCluster(EmbeddedCluster.start(settings), null, null, settings);
             case "tcp" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0)), "rstore+tcp", settings);
             case "shm" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), shmDirectory()), "rstore+shm",
+                    settings);
+            case "rdma" -> new TestCluster(null, NetworkCluster.startWithEmulatedRdma(settings, new InetSocketAddress("127.0.0.1", 0)), "rstore+rdma",
                     settings);
             default -> throw new IllegalArgumentException("no test cluster for transport " + transport);
         };

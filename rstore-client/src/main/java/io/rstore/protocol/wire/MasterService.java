@@ -65,10 +65,11 @@ public final class MasterService {
             case MasterCalls.REGISTER_SERVER -> {
                 String address = in.getString();
                 String shm = in.getString();
+                String rdma = in.getString();
                 long capacity = in.getLong();
                 String token = in.getString();
                 in.expectEnd();
-                out.putInt(master.registerServer(address, shm, capacity, token));
+                out.putInt(master.registerServer(address, shm, rdma, capacity, token));
             }
             case MasterCalls.CHUNK_SIZE -> {
                 in.expectEnd();

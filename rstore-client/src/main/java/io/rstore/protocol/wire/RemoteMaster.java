@@ -117,8 +117,8 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public int registerServer(String address, String shm, long capacityBytes, String controlToken) {
-        return call(MasterCalls.REGISTER_SERVER, b -> b.putString(address).putString(shm).putLong(capacityBytes).putString(controlToken),
+    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken) {
+        return call(MasterCalls.REGISTER_SERVER, b -> b.putString(address).putString(shm).putString(rdma).putLong(capacityBytes).putString(controlToken),
                 WireBuffer::getInt);
     }
 

@@ -7,6 +7,7 @@ import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.spi.ClusterProvider;
 import io.rstore.transport.AutoTransport;
 import io.rstore.transport.Transport;
+import io.rstore.transport.rdma.RdmaTransport;
 import io.rstore.transport.shm.ShmTransport;
 
 import java.net.URI;
@@ -15,15 +16,16 @@ import java.util.Set;
 /**
  * Serves a master reached over TCP: {@code rstore+tcp://HOST:PORT} (data over tcp),
  * {@code rstore+shm://HOST:PORT} (data through shared memory; every server must be on
- * this host) and {@code rstore://HOST:PORT} (auto: shm for servers on this host, tcp for
- * the others).
+ * this host), {@code rstore+rdma://HOST:PORT} (one-sided RDMA) and
+ * {@code rstore://HOST:PORT} (auto: shm for servers on this host, rdma for servers on an
+ * RDMA device this host can use, tcp for the others).
  */
 public final class TcpClusterProvider implements ClusterProvider {
     public static final int DEFAULT_PORT = 7400;
 
     @Override
     public Set<String> schemes() {
-        return Set.of("rstore", "rstore+tcp", "rstore+shm");
+        return Set.of("rstore", "rstore+tcp", "rstore+shm", "rstore+rdma");
     }
 
     @Override
@@ -41,7 +43,8 @@ public final class TcpClusterProvider implements ClusterProvider {
             Transport transport = switch (uri.getScheme()) {
                 case "rstore+tcp" -> tcp;
                 case "rstore+shm" -> new ShmTransport();
-                default -> new AutoTransport(tcp);
+                case "rstore+rdma" -> new RdmaTransport(settings.operationTimeoutMs());
+                default -> new AutoTransport(tcp, settings.operationTimeoutMs());
             };
             return RStore.attach(canonical, new RemoteMaster(master), transport, settings, transport.name() + " client", master::close);
         } catch (RuntimeException e) {

@@ -29,8 +29,8 @@ class WireProtocolTest {
         static final NamespaceInfo NS = new NamespaceInfo(7, "graphs/ünïcode", 1L << 40, 12345, 3, 1);
         static final SegmentInfo SEG = new SegmentInfo(7, 4096, 3 << 20, 1 << 20,
                 List.of(new ChunkLocation(0, 1, 9, -5), new ChunkLocation(1, 0, 2, Integer.MAX_VALUE), new ChunkLocation(2, 1, 10, 0x7ead)));
-        static final List<ServerInfo> SERVERS = List.of(new ServerInfo(0, "inproc://a/0", "", 8L << 30, 1 << 24, true),
-                new ServerInfo(1, "rstore+tcp://10.0.0.2:7401", "5f1c9a2e-0b7d-4e61-9a53-2a7d1f0c3e44:/dev/shm/rstore-server-17", 4L << 30, 0, false));
+        static final List<ServerInfo> SERVERS = List.of(new ServerInfo(0, "inproc://a/0", "", "", 8L << 30, 1 << 24, true),
+                new ServerInfo(1, "rstore+tcp://10.0.0.2:7401", "5f1c9a2e-0b7d-4e61-9a53-2a7d1f0c3e44:/dev/shm/rstore-server-17", "disni://10.0.0.2:7410", 4L << 30, 0, false));
 
         @Override
         public long openSession(String clientName) {
@@ -62,8 +62,8 @@ class WireProtocolTest {
         }
 
         @Override
-        public int registerServer(String address, String shm, long capacityBytes, String controlToken) {
-            calls.add("register " + address + " " + shm + " " + capacityBytes + " " + controlToken);
+        public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken) {
+            calls.add("register " + address + " " + shm + " " + rdma + " " + capacityBytes + " " + controlToken);
             return 41;
         }
 
@@ -172,11 +172,11 @@ class WireProtocolTest {
         assertEquals(Recording.SEG, remote.lookup(6, 7, 128));
         assertEquals(Recording.SEG, remote.map(6, 7, 192));
         assertEquals(List.of(new ClientInfo(3, "carafe worker 2", 17), new ClientInfo(Long.MAX_VALUE, "", 0)), remote.clients());
-        assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", 1L << 34, "c0ffee"));
+        assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee"));
         assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b", "join 2 a/c",
                 "delete 3 a/d", "info 4 77", "namespaces 5", "reserve 6 7 " + Long.MAX_VALUE, "release 6 7 1", "alloc 6 7 100 3",
                 "allocAt 6 7 64 100 2", "free 6 7 64", "lookup 6 7 128", "map 6 7 192",
-                "clients", "register rstore+tcp://10.0.0.3:7401 b:/dev/shm/x 17179869184 c0ffee"), master.calls);
+                "clients", "register rstore+tcp://10.0.0.3:7401 b:/dev/shm/x emulated://10.0.0.3:7410 17179869184 c0ffee"), master.calls);
     }
 
     @Test

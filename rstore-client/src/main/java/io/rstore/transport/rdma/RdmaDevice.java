@@ -1,0 +1,45 @@
+package io.rstore.transport.rdma;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+
+/**
+ * The verbs the rdma transport needs, and its seam: {@link DisniDevice} drives a real RDMA
+ * card through DiSNI; {@link EmulatedDevice} is a software device whose one-sided
+ * operations go over TCP to the peer's device, served there without the peer program
+ * (like SoftiWARP, in user space), so the transport runs in CI without a card.
+ */
+public interface RdmaDevice extends AutoCloseable {
+
+    /** {@code disni} or {@code emulated}: the scheme of the addresses its listeners advertise. */
+    String kind();
+
+    /** Registers memory for remote reads and writes; its rkey grants them until {@link #deregister}. */
+    MemoryRegion register(MemorySegment memory);
+
+    void deregister(MemoryRegion region);
+
+    /** Accepts queue pairs at {@code at}; SENDs that arrive are answered by {@code requests} (RPC over SEND/RECV). */
+    Listener listen(InetSocketAddress at, RequestHandler requests);
+
+    /** A reliable connection to a listener, bounded by {@code timeoutMs}; its completions go to {@code sink}. */
+    QueuePair connect(InetSocketAddress peer, long timeoutMs, QueuePair.CompletionSink sink);
+
+    @Override
+    void close();
+
+    /** A listening endpoint. */
+    interface Listener extends AutoCloseable {
+        int port();
+
+        @Override
+        void close();
+    }
+
+    /** Answers one request message (a SEND) with the response (the peer's RECV). */
+    @FunctionalInterface
+    interface RequestHandler {
+        /** Reads {@code request} and fills {@code response} (flipped by the caller). */
+        void handle(java.nio.ByteBuffer request, java.nio.ByteBuffer response);
+    }
+}

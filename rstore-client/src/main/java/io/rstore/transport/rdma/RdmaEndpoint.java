@@ -1,0 +1,171 @@
+package io.rstore.transport.rdma;
+
+import io.rstore.Completion;
+import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
+import io.rstore.transport.Endpoint;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A client's reliable connection to one memory server's RDMA device, shared by all its
+ * mappings. A chunk is resolved once (id and key to address and rkey, an RPC over
+ * SEND/RECV), then every read and write is a one-sided work request; up to the queue's
+ * depth are in flight, completed by whoever polls, in posting order. A piece larger than
+ * {@link #MAX_WORK_REQUEST} goes as several work requests and completes with the last.
+ */
+final class RdmaEndpoint implements Endpoint {
+    static final int MAX_WORK_REQUEST = 1 << 30;
+
+    private record Chunk(int key, long address, long length, int rkey) {
+    }
+
+    private final QueuePair qp;
+    private final String peer;
+    private final long timeoutMs;
+    private final ReentrantLock lock = new ReentrantLock(); // one thread drives the queue pair at a time
+    private volatile Chunk[] chunks = new Chunk[64];
+
+    // the ring of work requests in flight: which completion each ends, in posting order
+    private final Completion[] completion;
+    private final boolean[] last;
+    private long posted;
+    private long completed;
+    private int pieceStatus;
+
+    RdmaEndpoint(RdmaDevice device, java.net.InetSocketAddress at, String peer, long timeoutMs) {
+        this.peer = peer;
+        this.timeoutMs = timeoutMs;
+        this.qp = device.connect(at, timeoutMs, this::completed);
+        this.completion = new Completion[qp.depth()];
+        this.last = new boolean[qp.depth()];
+    }
+
+    @Override
+    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion c) {
+        post(false, chunkId, key, remoteOffset, local, localOffset, length, c);
+    }
+
+    @Override
+    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion c) {
+        post(true, chunkId, key, remoteOffset, local, localOffset, length, c);
+    }
+
+    private void post(boolean write, int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion c) {
+        c.drivenBy(this);
+        lock.lock();
+        try {
+            Chunk chunk;
+            try {
+                chunk = chunk(chunkId, key);
+            } catch (RStoreException e) { // the resolving call failed: the piece fails, posting never throws
+                c.complete(e.code().code());
+                return;
+            }
+            if (chunk == null) {
+                c.complete(ErrorCode.UNAUTHORIZED.code());
+                return;
+            }
+            if (remoteOffset < 0 || length < 0 || length > chunk.length() - remoteOffset) {
+                c.complete(ErrorCode.OUT_OF_BOUNDS.code());
+                return;
+            }
+            if (length == 0) {
+                c.complete(0);
+                return;
+            }
+            for (long done = 0; done < length; ) {
+                int n = (int) Math.min(MAX_WORK_REQUEST, length - done);
+                long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+                while (posted - completed >= completion.length) { // the queue is full: reap
+                    if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
+                        c.complete(ErrorCode.TIMED_OUT.code());
+                        return;
+                    }
+                }
+                int slot = (int) (posted % completion.length);
+                completion[slot] = c;
+                last[slot] = done + n == length;
+                long wrId = posted++;
+                if (write) {
+                    qp.postWrite(wrId, local, localOffset + done, chunk.address() + remoteOffset + done, chunk.rkey(), n);
+                } else {
+                    qp.postRead(wrId, local, localOffset + done, chunk.address() + remoteOffset + done, chunk.rkey(), n);
+                }
+                done += n;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The chunk's registered memory: cached, else resolved by RPC (first access, or a new key). Null: no such chunk and key. */
+    private Chunk chunk(int chunkId, int key) {
+        Chunk[] table = chunks;
+        Chunk cached = chunkId >= 0 && chunkId < table.length ? table[chunkId] : null;
+        if (cached != null && cached.key() == key) {
+            return cached;
+        }
+        if (chunkId < 0) {
+            return null;
+        }
+        ByteBuffer answer = qp.call(ChunkResolver.request(chunkId, key), timeoutMs).order(ByteOrder.LITTLE_ENDIAN);
+        int status = answer.getInt(0);
+        if (status != 0) {
+            if (status == ErrorCode.UNAUTHORIZED.code()) {
+                return null;
+            }
+            throw ErrorCode.of(status).exception(peer + " would not resolve chunk " + chunkId);
+        }
+        Chunk chunk = new Chunk(key, answer.getLong(4), answer.getLong(12), answer.getInt(20));
+        Chunk[] grown = Arrays.copyOf(table, Math.max(table.length, Integer.highestOneBit(chunkId) * 2));
+        grown[chunkId] = chunk;
+        chunks = grown;
+        return chunk;
+    }
+
+    /** A work request completed (called by the queue pair, under the lock). */
+    private void completed(long wrId, int status) {
+        int slot = (int) (wrId % completion.length);
+        if (pieceStatus == 0) {
+            pieceStatus = status;
+        }
+        Completion c = completion[slot];
+        completion[slot] = null;
+        completed++;
+        if (last[slot]) {
+            int outcome = pieceStatus;
+            pieceStatus = 0;
+            c.complete(outcome);
+        }
+    }
+
+    @Override
+    public boolean poll() {
+        if (!lock.tryLock()) {
+            return false; // another thread is reaping: it completes ours too
+        }
+        try {
+            return qp.poll() > 0;
+        } catch (RStoreException e) {
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            qp.close();
+            qp.poll(); // flushes what was in flight, in error
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.rstore.transport.rdma;
+
+import io.rstore.ErrorCode;
+import io.rstore.protocol.ServerInfo;
+import io.rstore.transport.Endpoint;
+import io.rstore.transport.Transport;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+/**
+ * One-sided operations over RDMA: a reliable connection per memory server, opened to the
+ * listener the server advertises ({@code disni://HOST:PORT} on a real device,
+ * {@code emulated://HOST:PORT} on the software one), with a device of the same kind here.
+ */
+public final class RdmaTransport implements Transport {
+    private final long timeoutMs;
+    private EmulatedDevice emulated;
+    private RdmaDevice disni;
+
+    public RdmaTransport(long timeoutMs) {
+        this.timeoutMs = timeoutMs;
+    }
+
+    @Override
+    public String name() {
+        return "rdma";
+    }
+
+    /** Why {@code server} cannot be reached over RDMA from here, or null if it can. */
+    public static String unreachable(ServerInfo server) {
+        if (server.rdma().isEmpty()) {
+            return "it has no RDMA listener";
+        }
+        if (server.rdma().startsWith("disni:")) {
+            return DisniDevice.unavailable();
+        }
+        return null;
+    }
+
+    @Override
+    public Endpoint connect(ServerInfo server) {
+        if (!server.alive()) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is marked dead");
+        }
+        String why = unreachable(server);
+        if (why != null) {
+            throw ErrorCode.UNSUPPORTED.exception("memory server " + server.id() + " cannot be reached over rdma: " + why
+                    + "; connect with rstore:// (auto) or rstore+tcp://");
+        }
+        URI at = URI.create(server.rdma());
+        return new RdmaEndpoint(device(at.getScheme()), new InetSocketAddress(at.getHost(), at.getPort()),
+                "memory server " + server.id() + " over " + server.rdma(), timeoutMs);
+    }
+
+    private synchronized RdmaDevice device(String kind) {
+        if (kind.equals("emulated")) {
+            if (emulated == null) {
+                emulated = new EmulatedDevice();
+            }
+            return emulated;
+        }
+        if (disni == null) {
+            disni = DisniDevice.open();
+        }
+        return disni;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (emulated != null) {
+            emulated.close();
+        }
+        if (disni != null) {
+            disni.close();
+        }
+    }
+}
