@@ -55,7 +55,7 @@ public final class RStoreBench {
         controlPath(result.putArray("controlPath"));
         latency(result.putArray("latency"));
         bandwidth(result.putArray("bandwidth"));
-        if (rstore.servers().stream().anyMatch(server -> rstore.transportTo(server).equals("tcp"))) {
+        if (rstore.servers().stream().anyMatch(server -> !rstore.transportTo(server).equals("shm"))) { // tcp, and rdma as emulated over tcp
             socketBaselines(result.putObject("socketBaseline"));
         }
         return result;

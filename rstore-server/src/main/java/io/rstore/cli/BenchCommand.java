@@ -62,7 +62,8 @@ final class BenchCommand implements Callable<Integer> {
     boolean noMetrics;
 
     @Option(names = "--transport", defaultValue = "inproc",
-            description = "inproc (embedded), tcp or shm (master and servers in this process, reached over loopback or /dev/shm) (default: ${DEFAULT-VALUE})")
+            description = {"inproc (embedded); tcp, shm or rdma: a master and servers in this process, reached over loopback, through /dev/shm,",
+                    "or over the emulated RDMA device (its work requests travel over loopback tcp) (default: ${DEFAULT-VALUE})"})
     String transport;
 
     @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400 or rstore+shm://HOST:7400")
@@ -73,11 +74,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!List.of("inproc", "tcp", "shm").contains(transport)) {
-            throw new IllegalArgumentException("--transport " + transport + " is not available; inproc, tcp and shm are built (rdma is not yet)");
+        if (!List.of("inproc", "tcp", "shm", "rdma").contains(transport)) {
+            throw new IllegalArgumentException("--transport must be inproc, tcp, shm or rdma, was " + transport);
         }
         if (ops == null) {
-            ops = !transport.equals("tcp") && cluster == null ? 100_000 : 10_000; // tcp round trips take 1000x longer
+            ops = (transport.equals("inproc") || transport.equals("shm")) && cluster == null ? 100_000 : 10_000; // round trips take 1000x longer
         }
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);
@@ -102,7 +103,9 @@ final class BenchCommand implements Callable<Integer> {
             }
         } else if (!transport.equals("inproc")) {
             java.nio.file.Path shm = transport.equals("shm") ? java.nio.file.Path.of("/dev/shm") : null;
-            try (NetworkCluster server = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), shm);
+            InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
+            try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithEmulatedRdma(settings, loopback)
+                    : NetworkCluster.start(settings, loopback, shm);
                  RStore rstore = RStore.connect("rstore+" + transport + "://127.0.0.1:" + server.port(), settings)) {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }
