@@ -81,6 +81,8 @@ run_module() {
     jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar | grep -v -e sources -e javadoc | head -n 1)
     # Off-heap memory (RStore chunks and mappings) counts against MaxDirectMemorySize.
     # Native access: RStore maps chunk memory with huge pages through java.lang.foreign.
-    exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED -Drstore.home="$CARAFE_ROOT" ${CARAFE_JAVA_OPTS:-} \
+    # sun.nio.ch: DiSNI (the rdma transport) reaches into it on Java 17 and later.
+    exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED -Drstore.home="$CARAFE_ROOT" \
+        --add-exports java.base/sun.nio.ch=ALL-UNNAMED ${CARAFE_JAVA_OPTS:-} \
         -cp "$jar:$CARAFE_ROOT/$module/target/lib/*" "$main" "$@"
 }

@@ -104,7 +104,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (!transport.equals("inproc")) {
             java.nio.file.Path shm = transport.equals("shm") ? java.nio.file.Path.of("/dev/shm") : null;
             InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
-            try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithEmulatedRdma(settings, loopback)
+            try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithRdma(settings, loopback, "emulated")
                     : NetworkCluster.start(settings, loopback, shm);
                  RStore rstore = RStore.connect("rstore+" + transport + "://127.0.0.1:" + server.port(), settings)) {
                 result = new RStoreBench(rstore, plan, System.err).run();

@@ -26,6 +26,7 @@ final class ClusterOption {
         String scheme = switch (config.get(Key.TRANSPORT)) {
             case "tcp" -> "rstore+tcp";
             case "shm" -> "rstore+shm";
+            case "rdma" -> "rstore+rdma";
             default -> "rstore";
         };
         return scheme + "://" + config.get(Key.MASTER_HOST) + ":" + config.port(Key.MASTER_PORT);

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "rstore 0.1.0",
         description = "RStore: a distributed in-memory store with one-sided reads and writes.",
-        subcommands = {MasterCommand.class, ServerCommand.class, ServeCommand.class, StatusCommand.class, UsageCommand.class, NamespacesCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {MasterCommand.class, ServerCommand.class, ServeCommand.class, StatusCommand.class, UsageCommand.class, DoctorCommand.class, NamespacesCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class RStoreCli implements Runnable {
 
     /** Exit code for failures reported by RStore (usage errors exit 2, like picocli). */

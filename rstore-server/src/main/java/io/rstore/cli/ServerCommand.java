@@ -13,6 +13,8 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.rstore.transport.rdma.RdmaDevice;
+import io.rstore.transport.rdma.RdmaEnvironment;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -46,6 +48,12 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--shm-dir", paramLabel = "DIR", description = "directory for chunk files clients on this host map; empty for tcp only (rstore.shm.dir)")
     String shmDir;
 
+    @Option(names = "--rdma-device", paramLabel = "KIND", description = "auto, disni, emulated or none (rstore.rdma.device)")
+    String rdmaDevice;
+
+    @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener, 0 for any free one (rstore.rdma.port)")
+    Integer rdmaPort;
+
     @Override
     public Integer call() throws InterruptedException {
         if (master != null) {
@@ -56,10 +64,14 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
-                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).load();
+                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.RDMA_DEVICE, rdmaDevice).flag(Key.RDMA_PORT, rdmaPort).load();
         String secret = Daemon.secret(config);
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
-                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.TIMEOUT, Key.SECRET_FILE), secret);
+                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE), secret);
+        RdmaDevice rdma = RdmaEnvironment.open(config.get(Key.RDMA_DEVICE), config.millis(Key.TIMEOUT));
+        if (rdma == null && config.get(Key.RDMA_DEVICE).equals("auto")) {
+            Daemon.log(WHO, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
+        }
         Path shm = config.get(Key.SHM_DIR).isEmpty() ? null : Path.of(config.get(Key.SHM_DIR));
         if (shm != null && !Files.isDirectory(shm)) {
             Daemon.log(WHO, "rstore.shm.dir " + shm + " does not exist: serving over tcp only");
@@ -68,9 +80,11 @@ final class ServerCommand implements Callable<Integer> {
         InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
         String host = advertisedHost(config, at);
         ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, host,
-                config.bytes(Key.SERVER_CAPACITY), shm, null, 0, secret, config.millis(Key.TIMEOUT));
-        String transports = server.shmLocation().isEmpty() ? "transport tcp"
-                : "transports tcp and shm for clients on this host, chunk files in " + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1);
+                config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.RDMA_PORT), secret, config.millis(Key.TIMEOUT));
+        String transports = "transports tcp"
+                + (server.shmLocation().isEmpty() ? "" : ", shm for clients on this host (chunk files in "
+                        + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1) + ")")
+                + (server.rdmaAddress().isEmpty() ? "" : ", rdma at " + server.rdmaAddress());
         Daemon.log(WHO, "memory server " + server.id() + " serving " + Units.bytes(config.bytes(Key.SERVER_CAPACITY)) + " at "
                 + server.address() + " (" + transports + "), registered with the master at " + config.get(Key.MASTER_HOST) + ":"
                 + config.port(Key.MASTER_PORT));

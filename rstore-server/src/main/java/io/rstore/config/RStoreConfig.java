@@ -31,8 +31,10 @@ public final class RStoreConfig {
         SERVER_ADVERTISE("rstore.server.advertise", "", "host clients reach a memory server at (empty: the bind address, or this host's name when bound to all)"),
         SERVER_CAPACITY("rstore.server.capacity", "8GiB", "DRAM one memory server may hand out (bytes: 4096, 64MiB, 8GiB)"),
         CHUNK_SIZE("rstore.chunk.size", "16MiB", "chunk size, a power of two (bytes); set on the master"),
-        TRANSPORT("rstore.transport", "auto", "clients' data path to memory servers: auto, shm or tcp (auto: shm on the same host, tcp otherwise); the rstore tools' URI scheme"),
+        TRANSPORT("rstore.transport", "auto", "clients' data path to memory servers: auto, shm, tcp or rdma (auto: shm on the same host, rdma to a real RDMA device, tcp otherwise); the rstore tools' URI scheme"),
         SHM_DIR("rstore.shm.dir", "/dev/shm", "directory of a memory server's chunk files for the shm transport (tmpfs or hugetlbfs)"),
+        RDMA_DEVICE("rstore.rdma.device", "auto", "RDMA device a memory server registers its chunks on: auto (disni when this host has a device and libdisni), disni, emulated (software, for tests) or none"),
+        RDMA_PORT("rstore.rdma.port", "0", "port a memory server's RDMA listener takes (0: any free port; it tells the master)"),
         SECRET_FILE("rstore.secret.file", "", "file whose first line is the cluster secret (empty: $RSTORE_SECRET, else no secret)"),
         TIMEOUT("rstore.timeout", "30s", "bound on any call or remote operation (durations: 500ms, 30s, 2m)"),
         HEARTBEAT("rstore.heartbeat", "1s", "how often the master pings each memory server");
@@ -149,12 +151,17 @@ public final class RStoreConfig {
 
     private void check(Key key) {
         switch (key) {
-            case MASTER_PORT, SERVER_PORT -> port(key);
+            case MASTER_PORT, SERVER_PORT, RDMA_PORT -> port(key);
             case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
             case TIMEOUT, HEARTBEAT -> millis(key);
             case TRANSPORT -> {
-                if (!List.of("auto", "shm", "tcp").contains(get(key))) {
-                    throw bad(key, "is not one of auto, shm, tcp (rdma is not built yet; inproc is the embedded cluster, not a daemon)");
+                if (!List.of("auto", "shm", "tcp", "rdma").contains(get(key))) {
+                    throw bad(key, "is not one of auto, shm, tcp, rdma (inproc is the embedded cluster, not a daemon)");
+                }
+            }
+            case RDMA_DEVICE -> {
+                if (!List.of("auto", "disni", "emulated", "none").contains(get(key))) {
+                    throw bad(key, "is not one of auto, disni, emulated, none");
                 }
             }
             default -> {

@@ -3,7 +3,7 @@ package io.rstore.net;
 import io.rstore.RStoreSettings;
 import io.rstore.master.Master;
 import io.rstore.server.MemoryServer;
-import io.rstore.transport.rdma.EmulatedDevice;
+import io.rstore.transport.rdma.RdmaEnvironment;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ public final class NetworkCluster implements AutoCloseable {
     private final MasterNode master;
     private final List<ServerNode> servers = new ArrayList<>();
 
-    private NetworkCluster(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory, boolean emulatedRdma) {
+    private NetworkCluster(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory, String rdmaDevice) {
         this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
                 line -> { });
         try {
@@ -30,7 +30,8 @@ public final class NetworkCluster implements AutoCloseable {
             String masterHost = bind.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bind.getAddress().getHostAddress();
             for (int i = 0; i < settings.memoryServers(); i++) {
                 servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), advertise,
-                        settings.serverCapacityBytes(), shmDirectory, emulatedRdma ? new EmulatedDevice() : null, 0, settings.clusterSecret(),
+                        settings.serverCapacityBytes(), shmDirectory, RdmaEnvironment.open(rdmaDevice, settings.operationTimeoutMs()), 0,
+                        settings.clusterSecret(),
                         settings.operationTimeoutMs()));
             }
         } catch (RuntimeException e) {
@@ -41,17 +42,20 @@ public final class NetworkCluster implements AutoCloseable {
 
     /** Starts serving on {@code bind} (port 0: any free port for the master; the servers always take free ports), over tcp only. */
     public static NetworkCluster start(RStoreSettings settings, InetSocketAddress bind) {
-        return new NetworkCluster(settings, bind, null, false);
+        return new NetworkCluster(settings, bind, null, "none");
     }
 
     /** As {@link #start(RStoreSettings, InetSocketAddress)}, with chunk files under {@code shmDirectory} for clients on this host. */
     public static NetworkCluster start(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory) {
-        return new NetworkCluster(settings, bind, shmDirectory, false);
+        return new NetworkCluster(settings, bind, shmDirectory, "none");
     }
 
-    /** As {@link #start(RStoreSettings, InetSocketAddress)}, each server's chunks also on an emulated RDMA device of its own. */
-    public static NetworkCluster startWithEmulatedRdma(RStoreSettings settings, InetSocketAddress bind) {
-        return new NetworkCluster(settings, bind, null, true);
+    /**
+     * As {@link #start(RStoreSettings, InetSocketAddress)}, each server's chunks also on an
+     * RDMA device of its own: {@code emulated}, or {@code disni} (a real card; bind to its address).
+     */
+    public static NetworkCluster startWithRdma(RStoreSettings settings, InetSocketAddress bind, String device) {
+        return new NetworkCluster(settings, bind, null, device);
     }
 
     /** The master's port. */

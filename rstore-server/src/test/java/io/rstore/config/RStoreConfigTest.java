@@ -71,7 +71,7 @@ class RStoreConfigTest {
         e = assertThrows(IllegalArgumentException.class, () -> RStoreConfig.load(fine, Map.of("RSTORE_MASTER_PORT", "70000"), Map.of()));
         assertTrue(e.getMessage().contains("(from environment RSTORE_MASTER_PORT) is not a port"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> RStoreConfig.load(fine, Map.of(), Map.of(Key.TRANSPORT, "carrier-pigeon")));
-        assertTrue(e.getMessage().contains("(from flag) is not one of auto, shm, tcp"), e.getMessage());
+        assertTrue(e.getMessage().contains("(from flag) is not one of auto, shm, tcp, rdma"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> RStoreConfig.load(fine, Map.of(), Map.of(Key.HEARTBEAT, "0s")));
         assertTrue(e.getMessage().contains("is not a positive duration"), e.getMessage());
     }

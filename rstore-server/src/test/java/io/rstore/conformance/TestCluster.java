@@ -62,7 +62,7 @@ final class TestCluster implements AutoCloseable {
             case "tcp" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0)), "rstore+tcp", settings);
             case "shm" -> new TestCluster(null, NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), shmDirectory()), "rstore+shm",
                     settings);
-            case "rdma" -> new TestCluster(null, NetworkCluster.startWithEmulatedRdma(settings, new InetSocketAddress("127.0.0.1", 0)), "rstore+rdma",
+            case "rdma" -> new TestCluster(null, NetworkCluster.startWithRdma(settings, new InetSocketAddress("127.0.0.1", 0), "emulated"), "rstore+rdma",
                     settings);
             default -> throw new IllegalArgumentException("no test cluster for transport " + transport);
         };

@@ -42,9 +42,12 @@ class DaemonsTest {
         processes.close();
     }
 
-    /** rstore+tcp: data over tcp; rstore (auto): through the servers' chunk files, as they are on this host. */
+    /**
+     * rstore+tcp: data over tcp; rstore (auto): through the servers' chunk files, as they are
+     * on this host; rstore+rdma: one-sided over the servers' emulated RDMA devices.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"rstore+tcp", "rstore"})
+    @ValueSource(strings = {"rstore+tcp", "rstore", "rstore+rdma"})
     void shouldKeepMappedDataReachableWhenTheMasterDiesAndFailCleanlyWhenAServerDies(String scheme) throws Exception {
         Path shm = Files.createTempDirectory(Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : dir, "rstore-daemons-");
         try {
@@ -65,6 +68,7 @@ class DaemonsTest {
                 rstore.server.capacity = 64MiB
                 rstore.timeout = 5s
                 rstore.shm.dir = %s
+                rstore.rdma.device = emulated
                 """.formatted(shm));
         Process master = processes.start("io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--bind", "127.0.0.1", "--port", "0");
         int port = Integer.parseInt(JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:(\\d+) ", 60).group(1));
@@ -79,7 +83,12 @@ class DaemonsTest {
         try (RStore client = RStore.connect(scheme + "://127.0.0.1:" + port, RStoreSettings.defaults().withOperationTimeoutMs(5_000))) {
             assertEquals(2, client.servers().size());
             for (ServerInfo s : client.servers()) {
-                assertEquals(scheme.equals("rstore") ? "shm" : "tcp", client.transportTo(s));
+                assertEquals(switch (scheme) {
+                    case "rstore" -> "shm";
+                    case "rstore+rdma" -> "rdma";
+                    default -> "tcp";
+                }, client.transportTo(s));
+                assertTrue(s.rdma().startsWith("emulated://127.0.0.1:"), s.rdma());
             }
             Namespace ns = client.createNamespace("daemons");
             // one chunk each: round-robin striping puts them on different servers

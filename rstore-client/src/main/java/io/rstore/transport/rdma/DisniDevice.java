@@ -1,24 +1,58 @@
 package io.rstore.transport.rdma;
 
+import com.ibm.disni.RdmaEndpoint;
+import com.ibm.disni.RdmaPassiveEndpointGroup;
+import com.ibm.disni.RdmaServerEndpoint;
+import com.ibm.disni.verbs.IbvMr;
+import com.ibm.disni.verbs.IbvPd;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.RdmaConnParam;
+import com.ibm.disni.verbs.RdmaProvider;
 import io.rstore.ErrorCode;
 
 import java.io.File;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 /**
- * A real RDMA device through DiSNI. DiSNI's jar holds no native code: {@code libdisni}
- * must be built against libibverbs/librdmacm and be on {@code java.library.path}, and
- * the first use of DiSNI without it leaves its classes unusable for the JVM's life. So
- * whether it can work is decided up front, from the devices in /sys/class/infiniband and
- * the library on the path, before any DiSNI class is touched (docs/rdma.md).
+ * A real RDMA device through DiSNI: reliable connections from a passive endpoint group
+ * (completions polled by the caller, no completion thread), memory registered on the
+ * device's protection domain, one-sided work requests through reusable stateful verb
+ * calls ({@link DisniQueuePair}).
+ *
+ * <p>DiSNI's jar holds no native code: {@code libdisni} must be built against
+ * libibverbs/librdmacm and be on {@code java.library.path}, and a first use of DiSNI
+ * without it leaves its classes unusable for the JVM's life. So {@link #unavailable()}
+ * decides up front, from /sys/class/infiniband and the library path, before any DiSNI
+ * class is touched. Not verified on hardware in this project's CI (no card): docs/rdma.md.
  */
-final class DisniDevice {
+final class DisniDevice implements RdmaDevice {
     private static final Path DEVICES = Path.of("/sys/class/infiniband");
+    static final int QUEUE_DEPTH = 256;
+    private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ;
 
-    private DisniDevice() {
+    private final RdmaPassiveEndpointGroup<RdmaEndpoint> group;
+    private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
+    private volatile IbvPd pd; // the device's protection domain, known once a listener or connection exists
+
+    private DisniDevice(long timeoutMs) throws IOException {
+        group = new RdmaPassiveEndpointGroup<>((int) Math.min(timeoutMs, Integer.MAX_VALUE), QUEUE_DEPTH, 1, 2 * QUEUE_DEPTH + 8);
+        group.init(this::endpoint);
+        RdmaConnParam connection = group.getConnParam();
+        connection.setRetry_count((byte) 7);       // DiSNI defaults both to 0: a SEND that beats its RECV would fail
+        connection.setRnr_retry_count((byte) 7);
+        connection.setInitiator_depth((byte) 16);
+        connection.setResponder_resources((byte) 16);
+    }
+
+    private RdmaEndpoint endpoint(RdmaCmId id, boolean serverSide) throws IOException {
+        return new DisniQueuePair.Endpoint(group, id, serverSide);
     }
 
     /** RDMA devices of this host (names under /sys/class/infiniband). */
@@ -28,7 +62,7 @@ final class DisniDevice {
         }
         try (Stream<Path> entries = Files.list(DEVICES)) {
             return entries.map(p -> p.getFileName().toString()).sorted().toList();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return List.of();
         }
     }
@@ -44,7 +78,7 @@ final class DisniDevice {
         return null;
     }
 
-    /** Why DiSNI cannot be used here, or null if it can. */
+    /** Why DiSNI cannot be used here, or null if it can (the library loads and a device exists). */
     static String unavailable() {
         if (devices().isEmpty()) {
             return "this host has no RDMA device (/sys/class/infiniband is empty or missing)";
@@ -52,10 +86,162 @@ final class DisniDevice {
         if (library() == null) {
             return "libdisni is not on java.library.path (" + System.getProperty("java.library.path") + "); build it as docs/rdma.md says";
         }
-        return "the DiSNI device is not built yet: RStore's rdma transport runs on the emulated device only (docs/rdma.md)";
+        return version() < 0 ? "libdisni did not load (see rstore doctor)" : null;
     }
 
-    static RdmaDevice open() {
-        throw ErrorCode.UNSUPPORTED.exception("cannot use DiSNI: " + unavailable());
+    private static int version = Integer.MIN_VALUE;
+
+    /** libdisni's version, or -1 if it does not load. Touches DiSNI only when the library is on the path. */
+    static synchronized int version() {
+        if (version == Integer.MIN_VALUE) {
+            if (library() == null) {
+                return -1;
+            }
+            try {
+                version = RdmaProvider.provider().getVersion();
+            } catch (Throwable e) { // UnsatisfiedLinkError, IOException: either way, not usable
+                version = -1;
+            }
+        }
+        return version;
+    }
+
+    static RdmaDevice open(long timeoutMs) {
+        String why = unavailable();
+        if (why != null) {
+            throw ErrorCode.UNSUPPORTED.exception("cannot use DiSNI: " + why);
+        }
+        try {
+            return new DisniDevice(timeoutMs);
+        } catch (IOException e) {
+            throw ErrorCode.UNSUPPORTED.exception("cannot open the RDMA device through DiSNI: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public String kind() {
+        return "disni";
+    }
+
+    @Override
+    public MemoryRegion register(MemorySegment memory) {
+        IbvPd domain = pd;
+        if (domain == null) {
+            throw ErrorCode.UNSUPPORTED.exception("register memory after listen or connect: DiSNI gives the protection domain with an endpoint");
+        }
+        if (memory.byteSize() > Integer.MAX_VALUE) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("DiSNI registers at most 2 GiB per region; use chunks of 1 GiB or less");
+        }
+        try {
+            IbvMr mr = domain.regMr(memory.address(), (int) memory.byteSize(), ACCESS).execute().free().getMr();
+            return new MemoryRegion(mr.getAddr(), mr.getLength(), mr.getLkey(), mr.getRkey(), mr);
+        } catch (IOException e) {
+            throw ErrorCode.OUT_OF_MEMORY.exception("the RDMA device would not register " + memory.byteSize() + " bytes: " + e.getMessage()
+                    + " (is the locked-memory limit high enough? ulimit -l; docs/rdma.md)");
+        }
+    }
+
+    @Override
+    public void deregister(MemoryRegion region) {
+        try {
+            ((IbvMr) region.handle()).deregMr().execute().free();
+        } catch (IOException e) {
+            // the region dies with the device anyway
+        }
+    }
+
+    @Override
+    public Listener listen(InetSocketAddress at, RequestHandler requests) {
+        try {
+            RdmaServerEndpoint<RdmaEndpoint> server = group.createServerEndpoint();
+            server.bind(at, 128);
+            pd = server.getPd();
+            Thread.ofPlatform().name("rdma-accept").daemon().start(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        DisniQueuePair.Endpoint accepted = (DisniQueuePair.Endpoint) server.accept();
+                        open.add(accepted::close);
+                        Thread.ofPlatform().name("rdma-responder").daemon().start(() -> DisniQueuePair.respond(accepted, requests));
+                    } catch (IOException e) {
+                        return; // closed
+                    }
+                }
+            });
+            open.add(server::close);
+            return new Listener() {
+                @Override
+                public int port() {
+                    return at.getPort();
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        server.close();
+                    } catch (IOException | InterruptedException e) {
+                        // closing anyway
+                    }
+                }
+            };
+        } catch (Exception e) {
+            throw ErrorCode.UNKNOWN.exception("the RDMA device cannot listen on " + at + ": " + e.getMessage()
+                    + " (soft RDMA devices need the device's address, not 127.0.0.1)");
+        }
+    }
+
+    @Override
+    public QueuePair connect(InetSocketAddress peer, long timeoutMs, QueuePair.CompletionSink sink) {
+        DisniQueuePair.Endpoint endpoint;
+        try {
+            endpoint = (DisniQueuePair.Endpoint) group.createEndpoint();
+        } catch (IOException e) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot create an RDMA endpoint: " + e.getMessage());
+        }
+        // connect() can block forever on some connection-manager errors: a watchdog bounds it
+        Thread watchdog = Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                endpoint.connect(peer, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
+            } catch (Exception e) {
+                endpoint.failure = e;
+            }
+        });
+        watchdog.start();
+        try {
+            watchdog.join(timeoutMs + 1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (watchdog.isAlive() || endpoint.failure != null || !endpoint.isConnected()) {
+            try {
+                endpoint.close();
+            } catch (IOException | InterruptedException ignored) {
+                // reporting the failure below
+            }
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot connect to the RDMA listener at " + peer + " within " + timeoutMs + " ms"
+                    + (endpoint.failure != null ? ": " + endpoint.failure.getMessage() : ""));
+        }
+        if (pd == null) {
+            pd = endpoint.getPd();
+        }
+        DisniQueuePair qp = new DisniQueuePair(endpoint, sink, "the RDMA listener at " + peer);
+        open.add(qp);
+        return qp;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable c : open) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
+        open.clear();
+        try {
+            group.close(); // its threads are not daemons: a group left open keeps the JVM alive
+        } catch (IOException | InterruptedException ignored) {
+            // closing anyway
+        }
     }
 }

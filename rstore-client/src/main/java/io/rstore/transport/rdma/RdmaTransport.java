@@ -61,7 +61,7 @@ public final class RdmaTransport implements Transport {
             return emulated;
         }
         if (disni == null) {
-            disni = DisniDevice.open();
+            disni = DisniDevice.open(timeoutMs);
         }
         return disni;
     }

@@ -1,0 +1,262 @@
+package io.rstore.transport.rdma;
+
+import com.ibm.disni.RdmaEndpoint;
+import com.ibm.disni.RdmaEndpointGroup;
+import com.ibm.disni.verbs.IbvMr;
+import com.ibm.disni.verbs.IbvRecvWR;
+import com.ibm.disni.verbs.IbvSendWR;
+import com.ibm.disni.verbs.IbvSge;
+import com.ibm.disni.verbs.IbvWC;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.SVCPollCq;
+import com.ibm.disni.verbs.SVCPostRecv;
+import com.ibm.disni.verbs.SVCPostSend;
+import io.rstore.ErrorCode;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.LinkedList;
+
+/**
+ * A DiSNI reliable connection as a {@link QueuePair}: one stateful verb call per opcode,
+ * built once and re-aimed per work request (wr id, local address and key, remote address
+ * and rkey), and a stateful poll of the completion queue. Local memory is registered on
+ * first use, once per mapping's memory. The RPC uses a pre-posted receive buffer.
+ */
+final class DisniQueuePair implements QueuePair {
+    private static final long SEND_ID = -1;
+    private static final long RECV_ID = -2;
+    private static final int MESSAGE = 1 << 16;
+    private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ;
+    private static final int REMOTE_ACCESS_ERROR = 10; // IBV_WC_REM_ACCESS_ERR
+
+    /** An endpoint with a registered send and receive buffer, its receive posted before the connection is up. */
+    static final class Endpoint extends RdmaEndpoint {
+        final ByteBuffer send = ByteBuffer.allocateDirect(MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer receive = ByteBuffer.allocateDirect(MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        IbvMr sendMr;
+        IbvMr receiveMr;
+        SVCPostRecv postReceive;
+        volatile Exception failure;
+
+        Endpoint(RdmaEndpointGroup<? extends RdmaEndpoint> group, RdmaCmId id, boolean serverSide) throws IOException {
+            super(group, id, serverSide);
+        }
+
+        @Override
+        protected synchronized void init() throws IOException {
+            super.init();
+            sendMr = registerMemory(send).execute().free().getMr();
+            receiveMr = registerMemory(receive).execute().free().getMr();
+            IbvSge sge = new IbvSge();
+            sge.setAddr(receiveMr.getAddr());
+            sge.setLength(receiveMr.getLength());
+            sge.setLkey(receiveMr.getLkey());
+            LinkedList<IbvSge> sges = new LinkedList<>();
+            sges.add(sge);
+            IbvRecvWR wr = new IbvRecvWR();
+            wr.setWr_id(RECV_ID);
+            wr.setSg_list(sges);
+            LinkedList<IbvRecvWR> wrs = new LinkedList<>();
+            wrs.add(wr);
+            postReceive = postRecv(wrs);
+            postReceive.execute(); // before the peer can send
+        }
+    }
+
+    private final Endpoint endpoint;
+    private final CompletionSink sink;
+    private final String peer;
+    private final SVCPostSend read;
+    private final SVCPostSend write;
+    private final SVCPostSend send;
+    private final IbvWC[] completions = new IbvWC[32];
+    private final SVCPollCq poll;
+    private final Long2ObjectOpenHashMap<IbvMr> localRegions = new Long2ObjectOpenHashMap<>();
+    private int received = -1; // bytes of the answer that arrived, -1 while waiting
+    private boolean broken;
+
+    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer) {
+        this.endpoint = endpoint;
+        this.sink = sink;
+        this.peer = peer;
+        try {
+            read = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_RDMA_READ, 0, 0, 0));
+            write = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_RDMA_WRITE, 0, 0, 0));
+            send = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_SEND, endpoint.sendMr.getAddr(), 0, endpoint.sendMr.getLkey()));
+            for (int i = 0; i < completions.length; i++) {
+                completions[i] = new IbvWC();
+            }
+            poll = endpoint.getCqProvider().getCQ().poll(completions, completions.length);
+        } catch (IOException e) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot prepare work requests for " + peer + ": " + e.getMessage());
+        }
+    }
+
+    private static LinkedList<IbvSendWR> workRequest(int opcode, long address, int length, int lkey) {
+        IbvSge sge = new IbvSge();
+        sge.setAddr(address);
+        sge.setLength(length);
+        sge.setLkey(lkey);
+        LinkedList<IbvSge> sges = new LinkedList<>();
+        sges.add(sge);
+        IbvSendWR wr = new IbvSendWR();
+        wr.setOpcode(opcode);
+        wr.setSend_flags(IbvSendWR.IBV_SEND_SIGNALED);
+        wr.setSg_list(sges);
+        LinkedList<IbvSendWR> wrs = new LinkedList<>();
+        wrs.add(wr);
+        return wrs;
+    }
+
+    @Override
+    public int depth() {
+        return DisniDevice.QUEUE_DEPTH - 2; // room for the RPC's SEND
+    }
+
+    @Override
+    public void postRead(long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
+        post(read, wrId, local, localOffset, remoteAddress, rkey, length);
+    }
+
+    @Override
+    public void postWrite(long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
+        post(write, wrId, local, localOffset, remoteAddress, rkey, length);
+    }
+
+    private void post(SVCPostSend call, long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
+        try {
+            IbvMr mr = localRegion(local);
+            SVCPostSend.SendWRMod wr = call.getWrMod(0);
+            wr.setWr_id(wrId);
+            SVCPostSend.SgeMod sge = wr.getSgeMod(0);
+            sge.setAddr(local.address() + localOffset);
+            sge.setLength(length);
+            sge.setLkey(mr.getLkey());
+            wr.getRdmaMod().setRemote_addr(remoteAddress);
+            wr.getRdmaMod().setRkey(rkey);
+            call.execute();
+        } catch (IOException | RuntimeException e) {
+            broken = true;
+            sink.completed(wrId, ErrorCode.SERVER_UNAVAILABLE.code());
+        }
+    }
+
+    /** The registration of a mapping's local memory: made on first use, then found by the memory's address. */
+    private IbvMr localRegion(MemorySegment local) throws IOException {
+        IbvMr mr = localRegions.get(local.address());
+        if (mr == null) {
+            mr = endpoint.getPd().regMr(local.address(), (int) Math.min(local.byteSize(), Integer.MAX_VALUE), ACCESS).execute().free().getMr();
+            localRegions.put(local.address(), mr);
+        }
+        return mr;
+    }
+
+    @Override
+    public int poll() {
+        if (broken) {
+            return 0;
+        }
+        try {
+            int n = poll.execute().getPolls();
+            for (int i = 0; i < n; i++) {
+                IbvWC wc = completions[i];
+                long wrId = wc.getWr_id();
+                int status = wc.getStatus() == 0 ? 0
+                        : wc.getStatus() == REMOTE_ACCESS_ERROR ? ErrorCode.UNAUTHORIZED.code() : ErrorCode.SERVER_UNAVAILABLE.code();
+                if (wrId == RECV_ID) {
+                    received = status == 0 ? wc.getByte_len() : 0;
+                } else if (wrId != SEND_ID) {
+                    sink.completed(wrId, status);
+                }
+            }
+            return n;
+        } catch (IOException e) {
+            broken = true;
+            return 0;
+        }
+    }
+
+    @Override
+    public ByteBuffer call(ByteBuffer request, long timeoutMs) {
+        if (request.remaining() > MESSAGE) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("a message of " + request.remaining() + " bytes exceeds " + MESSAGE);
+        }
+        try {
+            endpoint.send.clear();
+            int length = request.remaining();
+            endpoint.send.put(request.duplicate());
+            received = -1;
+            send.getWrMod(0).getSgeMod(0).setLength(length);
+            send.getWrMod(0).setWr_id(SEND_ID);
+            send.execute();
+            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+            while (received < 0) {
+                if (poll() == 0 && (broken || System.nanoTime() - deadline > 0)) {
+                    throw ErrorCode.TIMED_OUT.exception(peer + " did not answer within " + timeoutMs + " ms");
+                }
+            }
+            ByteBuffer answer = ByteBuffer.allocate(received).order(ByteOrder.LITTLE_ENDIAN);
+            answer.put(endpoint.receive.duplicate().clear().limit(received)).flip();
+            endpoint.postReceive.execute(); // ready for the next answer
+            return answer;
+        } catch (IOException e) {
+            broken = true;
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("lost the connection to " + peer + ": " + e.getMessage());
+        }
+    }
+
+    /** The server's side of an accepted connection: answers each request that arrives, until the connection ends. */
+    static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests) {
+        try {
+            IbvWC[] wcs = {new IbvWC(), new IbvWC(), new IbvWC(), new IbvWC()};
+            SVCPollCq poll = endpoint.getCqProvider().getCQ().poll(wcs, wcs.length);
+            SVCPostSend send = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_SEND, endpoint.sendMr.getAddr(), 0, endpoint.sendMr.getLkey()));
+            while (!endpoint.isClosed()) {
+                int n = poll.execute().getPolls();
+                for (int i = 0; i < n; i++) {
+                    if (wcs[i].getWr_id() != RECV_ID) {
+                        continue; // our answer's SEND completed
+                    }
+                    if (wcs[i].getStatus() != 0) {
+                        return; // the connection is in error: the client went away
+                    }
+                    ByteBuffer request = endpoint.receive.duplicate().clear().limit(wcs[i].getByte_len()).order(ByteOrder.LITTLE_ENDIAN);
+                    ByteBuffer response = endpoint.send.clear();
+                    requests.handle(request, response);
+                    endpoint.postReceive.execute(); // before answering, so the next request has somewhere to land
+                    send.getWrMod(0).getSgeMod(0).setLength(response.position());
+                    send.getWrMod(0).setWr_id(SEND_ID);
+                    send.execute();
+                }
+                if (n == 0) {
+                    Thread.onSpinWait(); // a control path: the resolve RPC comes once per chunk and client
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the connection ended
+        }
+    }
+
+    @Override
+    public void close() {
+        broken = true;
+        for (IbvMr mr : localRegions.values()) {
+            try {
+                mr.deregMr().execute().free();
+            } catch (IOException ignored) {
+                // the endpoint's close releases it anyway
+            }
+        }
+        localRegions.clear();
+        try {
+            endpoint.close();
+        } catch (IOException | InterruptedException ignored) {
+            // closing anyway
+        }
+    }
+}

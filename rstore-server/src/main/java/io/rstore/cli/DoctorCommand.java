@@ -1,0 +1,106 @@
+package io.rstore.cli;
+
+import io.rstore.RStore;
+import io.rstore.bench.Units;
+import io.rstore.protocol.ServerInfo;
+import io.rstore.transport.rdma.RdmaEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        header = "What this host offers RStore: RDMA devices, libdisni, locked memory, huge pages, shared memory, and the transport auto picks.",
+        description = "With --cluster, also which transport reaches each memory server of that cluster, and why.")
+final class DoctorCommand implements Callable<Integer> {
+    @Option(names = {"-c", "--cluster"}, paramLabel = "URI", description = "a running cluster to check the route to each server of")
+    String cluster;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> devices = RdmaEnvironment.devices();
+        line(out, "RDMA devices", devices.isEmpty() ? "none (/sys/class/infiniband is empty or missing)" : String.join(", ", devices));
+        Path library = RdmaEnvironment.library();
+        int version = library == null ? -1 : RdmaEnvironment.libraryVersion();
+        line(out, "libdisni", library == null ? "not on java.library.path (" + System.getProperty("java.library.path") + ")"
+                : version < 0 ? library + " is there but does not load (built for another libibverbs?)" : library + ", version " + version);
+        line(out, "locked memory", lockedMemory());
+        line(out, "huge pages", hugePages());
+        Path shm = Path.of("/dev/shm");
+        line(out, "shared memory", Files.isDirectory(shm) ? shm + ", " + free(shm) + " free" : "no /dev/shm: the shm transport is off");
+        String rdma = RdmaEnvironment.unavailable();
+        line(out, "auto picks", "shm for memory servers on this host; " + (rdma == null ? "rdma (disni) for servers with an RDMA device; " : "")
+                + "tcp for the others" + (rdma == null ? "" : "; not rdma: " + rdma));
+        if (cluster != null) {
+            try (RStore rstore = RStore.connect(cluster, io.rstore.RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()))) {
+                for (ServerInfo s : rstore.servers()) {
+                    line(out, "server " + s.id(), s.address() + " -> " + rstore.transportTo(s)
+                            + (s.rdma().isEmpty() ? "" : " (it offers rdma at " + s.rdma() + ")"));
+                }
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static void line(PrintWriter out, String what, String finding) {
+        out.printf("%-16s %s%n", what + ":", finding);
+    }
+
+    /** The soft limit on locked memory: RDMA registration pins chunks, so servers need it unlimited (or above their capacity). */
+    private static String lockedMemory() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (l.startsWith("Max locked memory")) {
+                    String soft = l.substring("Max locked memory".length()).trim().split("\\s+")[0];
+                    String shown = soft.equals("unlimited") ? "unlimited" : Units.bytes(Long.parseLong(soft));
+                    return shown + (soft.equals("unlimited") ? "" : " (RDMA pins registered memory: raise it for memory servers, ulimit -l unlimited)");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // below
+        }
+        return "unknown (no /proc/self/limits)";
+    }
+
+    private static String hugePages() {
+        String thp = "?";
+        try {
+            String mode = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")).trim();
+            int open = mode.indexOf('[');
+            thp = open >= 0 ? mode.substring(open + 1, mode.indexOf(']')) : mode;
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or not exposed
+        }
+        String reserved = "?";
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (l.startsWith("HugePages_Total:")) {
+                    reserved = l.substring(16).trim();
+                }
+            }
+        } catch (IOException e) {
+            // not Linux
+        }
+        return "transparent: " + thp + " (RStore asks for them with madvise); reserved 2 MiB pages: " + reserved;
+    }
+
+    private static String free(Path dir) {
+        try {
+            return Units.bytes(Files.getFileStore(dir).getUsableSpace() / (1 << 20) * (1 << 20));
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+}
