@@ -1,5 +1,6 @@
 package io.rstore.transport;
 
+import io.rstore.ErrorCode;
 import io.rstore.protocol.ServerInfo;
 
 /**
@@ -23,4 +24,18 @@ public interface Transport extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * For {@link #connect}: SERVER_UNAVAILABLE if {@code server} is marked dead, UNSUPPORTED
+     * with {@code why} if this transport cannot reach it (null: it can).
+     */
+    static void checkReachable(ServerInfo server, String transport, String why) {
+        if (!server.alive()) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is marked dead");
+        }
+        if (why != null) {
+            throw ErrorCode.UNSUPPORTED.exception("memory server " + server.id() + " cannot be reached over " + transport + ": " + why
+                    + "; connect with rstore:// (auto) or rstore+tcp://");
+        }
+    }
 }

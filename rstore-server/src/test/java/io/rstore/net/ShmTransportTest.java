@@ -150,7 +150,7 @@ class ShmTransportTest {
             RAddress seg = forced.createNamespace("forced").alloc(CHUNK, AllocFlags.GROW);
             RStoreException e = assertThrows(RStoreException.class, () -> seg.map(MapFlags.NONE).close());
             assertEquals(ErrorCode.UNSUPPORTED, e.code());
-            assertTrue(e.getMessage().contains("cannot be reached through shm") && e.getMessage().contains("rstore://"), e.getMessage());
+            assertTrue(e.getMessage().contains("cannot be reached over shm") && e.getMessage().contains("rstore://"), e.getMessage());
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.rstore.transport.rdma;
 
-import io.rstore.ErrorCode;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.transport.Endpoint;
 import io.rstore.transport.Transport;
@@ -40,14 +39,7 @@ public final class RdmaTransport implements Transport {
 
     @Override
     public Endpoint connect(ServerInfo server) {
-        if (!server.alive()) {
-            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is marked dead");
-        }
-        String why = unreachable(server);
-        if (why != null) {
-            throw ErrorCode.UNSUPPORTED.exception("memory server " + server.id() + " cannot be reached over rdma: " + why
-                    + "; connect with rstore:// (auto) or rstore+tcp://");
-        }
+        Transport.checkReachable(server, name(), unreachable(server));
         URI at = URI.create(server.rdma());
         return new RdmaEndpoint(device(at.getScheme()), new InetSocketAddress(at.getHost(), at.getPort()),
                 "memory server " + server.id() + " over " + server.rdma(), timeoutMs);

@@ -45,14 +45,7 @@ public final class ShmTransport implements Transport {
 
     @Override
     public Endpoint connect(ServerInfo server) {
-        if (!server.alive()) {
-            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is marked dead");
-        }
-        String why = unreachable(server);
-        if (why != null) {
-            throw ErrorCode.UNSUPPORTED.exception("memory server " + server.id() + " cannot be reached through shm: " + why
-                    + "; connect with rstore:// (auto) or rstore+tcp://");
-        }
+        Transport.checkReachable(server, name(), unreachable(server));
         return new ShmEndpoint(ShmLayout.localDirectory(server.shm()));
     }
 

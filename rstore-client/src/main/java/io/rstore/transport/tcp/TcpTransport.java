@@ -28,9 +28,7 @@ public final class TcpTransport implements Transport {
 
     @Override
     public Endpoint connect(ServerInfo server) {
-        if (!server.alive()) {
-            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is marked dead");
-        }
+        Transport.checkReachable(server, name(), null);
         String prefix = "rstore+tcp://";
         String address = server.address();
         int slash = address.indexOf('/', prefix.length());
