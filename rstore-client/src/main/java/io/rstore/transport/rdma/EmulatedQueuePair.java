@@ -176,8 +176,10 @@ final class EmulatedQueuePair implements QueuePair {
             throw ErrorCode.INVALID_ARGUMENT.exception("a message of " + message.remaining() + " bytes exceeds " + EmulatedDevice.MAX_MESSAGE);
         }
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-        while (posted - reaped >= DEPTH) {
-            poll();
+        while (posted - reaped >= DEPTH) { // a full queue: room first, within the same bound
+            if (poll() == 0 && System.nanoTime() - deadline > 0) {
+                throw ErrorCode.TIMED_OUT.exception(peer + " completed no work request within " + timeoutMs + " ms");
+            }
         }
         answer = null;
         long target = posted + 1;
