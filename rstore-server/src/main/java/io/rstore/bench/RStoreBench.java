@@ -226,12 +226,46 @@ public final class RStoreBench {
             Percentiles blocking = SocketBaseline.pingPong(plan.latencyBytes(), plan.latencyOps(), false);
             putPercentiles(out.putObject("pingPongPollingNanos"), polling);
             putPercentiles(out.putObject("pingPongBlockingNanos"), blocking);
-            out.put("bulkGBps", SocketBaseline.bulk(1L << 30, 1 << 20));
+            out.put("bulkGBps", SocketBaseline.bulk(1L << 30, 256L << 20));
+            bulkComparison(out.putObject("largeReadVersusSocket"));
         } catch (java.io.IOException e) {
             out.put("error", e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Large reads against a plain socket moving the same bytes between memory areas of
+     * the same size, alternating over rounds, so both see the same moment of a noisy
+     * machine; the ratio is of the medians.
+     */
+    private void bulkComparison(ObjectNode out) throws java.io.IOException, InterruptedException {
+        long size = Math.min(256L << 20, plan.bandwidthSizes().getLast());
+        int rounds = 5;
+        double[] socket = new double[rounds];
+        double[] read = new double[rounds];
+        Namespace ns = rstore.createNamespace("bench-bulk");
+        try {
+            RAddress seg = ns.alloc(size, AllocFlags.GROW | AllocFlags.ZERO);
+            try (Mapping m = seg.map(MapFlags.NONE)) {
+                rstoreGbps(m, false, size, 1, 1); // warm-up
+                int reps = (int) Math.max(2, (256L << 20) / size);
+                for (int r = 0; r < rounds; r++) {
+                    socket[r] = SocketBaseline.bulk(size * reps, size);
+                    read[r] = rstoreGbps(m, false, size, 1, reps);
+                }
+            }
+        } finally {
+            rstore.deleteNamespace("bench-bulk");
+        }
+        java.util.Arrays.sort(socket);
+        java.util.Arrays.sort(read);
+        out.put("bytes", size);
+        out.put("rounds", rounds);
+        out.put("socketGBps", socket[rounds / 2]);
+        out.put("rstoreReadGBps", read[rounds / 2]);
+        out.put("ratio", read[rounds / 2] / socket[rounds / 2]);
     }
 
     // ---- bandwidth ----

@@ -1,6 +1,8 @@
 package io.rstore.bench;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -66,15 +68,24 @@ final class SocketBaseline {
         }
     }
 
-    /** GB/s of {@code total} bytes sent one way in {@code chunk}-byte writes. */
-    static double bulk(long total, int chunk) throws IOException, InterruptedException {
-        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+    /**
+     * GB/s of {@code total} bytes sent one way, out of a {@code buffer}-byte memory area
+     * and into another of the same size (each walked through in 4 MiB steps), so that, as
+     * in a large RStore read, the bytes come from and land in memory rather than in a
+     * cache-resident buffer reused for every write.
+     */
+    static double bulk(long total, long buffer) throws IOException, InterruptedException {
+        int step = (int) Math.min(4L << 20, buffer);
+        try (Arena arena = Arena.ofShared(); ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            // the same kind of memory as RStore's chunks and mappings (huge pages where the OS gives them)
+            MemorySegment from = io.rstore.memory.NativeMemory.allocate(arena, buffer).fill((byte) 1);
+            MemorySegment into = io.rstore.memory.NativeMemory.allocate(arena, buffer).fill((byte) 0);
             Thread sink = Thread.ofPlatform().daemon().start(() -> {
                 try (SocketChannel c = listener.accept()) {
-                    ByteBuffer b = ByteBuffer.allocateDirect(chunk);
                     long received = 0;
                     while (received < total) {
-                        b.clear();
+                        long at = received % buffer;
+                        ByteBuffer b = into.asSlice(at, Math.min(step, buffer - at)).asByteBuffer();
                         int n = c.read(b);
                         if (n < 0) {
                             return;
@@ -87,10 +98,10 @@ final class SocketBaseline {
                 }
             });
             try (SocketChannel c = SocketChannel.open(listener.getLocalAddress())) {
-                ByteBuffer b = ByteBuffer.allocateDirect(chunk);
                 long start = System.nanoTime();
                 for (long sent = 0; sent < total; ) {
-                    b.clear().limit((int) Math.min(chunk, total - sent));
+                    long at = sent % buffer;
+                    ByteBuffer b = from.asSlice(at, Math.min(Math.min(step, buffer - at), total - sent)).asByteBuffer();
                     while (b.hasRemaining()) {
                         sent += c.write(b);
                     }

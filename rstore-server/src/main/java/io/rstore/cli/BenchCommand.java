@@ -175,6 +175,13 @@ final class BenchCommand implements Callable<Integer> {
                     socket.at("/pingPongBlockingNanos/p50").asDouble(), socket.get("bulkGBps").asDouble());
             out.printf("RStore 8-byte read p50 / polling ping-pong p50: %.2f%n",
                     r.at("/latency/0/rstoreNanos/p50").asDouble() / socket.at("/pingPongPollingNanos/p50").asDouble());
+            JsonNode bulk = socket.get("largeReadVersusSocket");
+            if (bulk != null) {
+                out.printf("Large reads against the socket moving the same bytes between memory areas of the same size (%s),%n"
+                                + "alternating over %d rounds, medians: rstore %.2f GB/s, socket %.2f GB/s, ratio %.2f%n",
+                        Units.bytes(bulk.get("bytes").asLong()), bulk.get("rounds").asInt(), bulk.get("rstoreReadGBps").asDouble(),
+                        bulk.get("socketGBps").asDouble(), bulk.get("ratio").asDouble());
+            }
         }
         out.println();
         out.println("Bandwidth (GB/s = 10^9 bytes per second)");
