@@ -106,7 +106,8 @@ final class BenchCommand implements Callable<Integer> {
             InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
             try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithRdma(settings, loopback, "emulated")
                     : NetworkCluster.start(settings, loopback, shm);
-                 RStore rstore = RStore.connect("rstore+" + transport + "://127.0.0.1:" + server.port(), settings)) {
+                 RStore rstore = RStore.connect(transport.equals("rdma") ? server.rdmaUri("127.0.0.1")
+                         : "rstore+" + transport + "://127.0.0.1:" + server.port(), settings)) {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }
         } else {

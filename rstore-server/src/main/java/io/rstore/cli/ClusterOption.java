@@ -23,12 +23,13 @@ final class ClusterOption {
 
     /** The configured master, with the scheme that asks for the configured transport. */
     static String defaultUri(RStoreConfig config) {
-        String scheme = switch (config.get(Key.TRANSPORT)) {
-            case "tcp" -> "rstore+tcp";
-            case "shm" -> "rstore+shm";
-            case "rdma" -> "rstore+rdma";
-            default -> "rstore";
+        String host = config.get(Key.MASTER_HOST);
+        return switch (config.get(Key.TRANSPORT)) {
+            case "tcp" -> "rstore+tcp://" + host + ":" + config.port(Key.MASTER_PORT);
+            case "shm" -> "rstore+shm://" + host + ":" + config.port(Key.MASTER_PORT);
+            case "rdma" -> "rstore+rdma://" + host + ":" + config.port(Key.MASTER_RDMA_PORT)
+                    + (config.get(Key.RDMA_DEVICE).equals("emulated") ? "?device=emulated" : "");
+            default -> "rstore://" + host + ":" + config.port(Key.MASTER_PORT);
         };
-        return scheme + "://" + config.get(Key.MASTER_HOST) + ":" + config.port(Key.MASTER_PORT);
     }
 }

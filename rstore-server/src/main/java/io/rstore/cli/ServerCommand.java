@@ -51,7 +51,7 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--rdma-device", paramLabel = "KIND", description = "auto, disni, emulated or none (rstore.rdma.device)")
     String rdmaDevice;
 
-    @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener, 0 for any free one (rstore.rdma.port)")
+    @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener, 0 for any free one (rstore.server.rdma.port)")
     Integer rdmaPort;
 
     @Override
@@ -64,10 +64,10 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
-                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.RDMA_DEVICE, rdmaDevice).flag(Key.RDMA_PORT, rdmaPort).load();
+                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.RDMA_DEVICE, rdmaDevice).flag(Key.SERVER_RDMA_PORT, rdmaPort).load();
         String secret = Daemon.secret(config);
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
-                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE), secret);
+                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE), secret);
         RdmaDevice rdma = RdmaEnvironment.open(config.get(Key.RDMA_DEVICE), config.millis(Key.TIMEOUT));
         if (rdma == null && config.get(Key.RDMA_DEVICE).equals("auto")) {
             Daemon.log(WHO, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
@@ -80,7 +80,7 @@ final class ServerCommand implements Callable<Integer> {
         InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
         String host = advertisedHost(config, at);
         ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, host,
-                config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.RDMA_PORT), secret, config.millis(Key.TIMEOUT));
+                config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT));
         String transports = "transports tcp"
                 + (server.shmLocation().isEmpty() ? "" : ", shm for clients on this host (chunk files in "
                         + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1) + ")")

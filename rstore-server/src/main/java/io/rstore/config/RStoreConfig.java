@@ -33,8 +33,9 @@ public final class RStoreConfig {
         CHUNK_SIZE("rstore.chunk.size", "16MiB", "chunk size, a power of two (bytes); set on the master"),
         TRANSPORT("rstore.transport", "auto", "clients' data path to memory servers: auto, shm, tcp or rdma (auto: shm on the same host, rdma to a real RDMA device, tcp otherwise); the rstore tools' URI scheme"),
         SHM_DIR("rstore.shm.dir", "/dev/shm", "directory of a memory server's chunk files for the shm transport (tmpfs or hugetlbfs)"),
-        RDMA_DEVICE("rstore.rdma.device", "auto", "RDMA device a memory server registers its chunks on: auto (disni when this host has a device and libdisni), disni, emulated (software, for tests) or none"),
-        RDMA_PORT("rstore.rdma.port", "0", "port a memory server's RDMA listener takes (0: any free port; it tells the master)"),
+        RDMA_DEVICE("rstore.rdma.device", "auto", "RDMA device of the master (control calls over SEND/RECV) and of a memory server (its chunks): auto (disni when this host has a device and libdisni), disni, emulated (software, for tests) or none"),
+        MASTER_RDMA_PORT("rstore.master.rdma.port", "7401", "port the master's RDMA listener takes for control calls, when it has a device"),
+        SERVER_RDMA_PORT("rstore.server.rdma.port", "0", "port a memory server's RDMA listener takes (0: any free port; it tells the master)"),
         SECRET_FILE("rstore.secret.file", "", "file whose first line is the cluster secret (empty: $RSTORE_SECRET, else no secret)"),
         TIMEOUT("rstore.timeout", "30s", "bound on any call or remote operation (durations: 500ms, 30s, 2m)"),
         HEARTBEAT("rstore.heartbeat", "1s", "how often the master pings each memory server");
@@ -151,7 +152,7 @@ public final class RStoreConfig {
 
     private void check(Key key) {
         switch (key) {
-            case MASTER_PORT, SERVER_PORT, RDMA_PORT -> port(key);
+            case MASTER_PORT, SERVER_PORT, MASTER_RDMA_PORT, SERVER_RDMA_PORT -> port(key);
             case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
             case TIMEOUT, HEARTBEAT -> millis(key);
             case TRANSPORT -> {

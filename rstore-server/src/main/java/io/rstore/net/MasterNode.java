@@ -5,6 +5,8 @@ import io.rstore.master.Master;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.protocol.wire.MasterService;
 import io.rstore.protocol.wire.RemoteChunkService;
+import io.rstore.transport.rdma.RdmaControl;
+import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.tcp.TcpCallConnection;
 
 import java.io.IOException;
@@ -21,10 +23,12 @@ public final class MasterNode implements AutoCloseable {
     private final Master master;
     private final TcpServer tcp;
     private final Thread heartbeat;
+    private final RdmaDevice rdma;                 // null: control calls over tcp only
+    private final RdmaDevice.Listener rdmaListener;
     private volatile boolean closed;
 
-    private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, Consumer<String> log)
-            throws IOException {
+    private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, RdmaDevice rdma,
+                       int rdmaPort, Consumer<String> log) throws IOException {
         int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
         this.master = new Master(chunkSizeBytes, (address, token) -> {
             TcpAddress at = TcpAddress.parse(address);
@@ -40,6 +44,9 @@ public final class MasterNode implements AutoCloseable {
         });
         MasterService service = new MasterService(master);
         this.tcp = new TcpServer(bind, service::connection, id -> null, secret);
+        this.rdma = rdma;
+        this.rdmaListener = rdma == null ? null : rdma.listen(new InetSocketAddress(bind.getAddress(), rdmaPort),
+                () -> RdmaControl.serving(service.connection(), secret == null ? "" : secret));
         this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
             while (!closed) {
                 for (ServerInfo dead : master.checkServers()) {
@@ -54,11 +61,17 @@ public final class MasterNode implements AutoCloseable {
         });
     }
 
-    /** Starts serving on {@code bind} (port 0: any free port). */
+    /** Starts serving on {@code bind} (port 0: any free port), over tcp only. */
     public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
                                    Consumer<String> log) {
+        return start(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, null, 0, log);
+    }
+
+    /** As {@link #start(long, InetSocketAddress, String, long, long, Consumer)}, taking control calls over {@code rdma} too, at {@code rdmaPort}. */
+    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
+                                   RdmaDevice rdma, int rdmaPort, Consumer<String> log) {
         try {
-            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, log);
+            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, log);
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
                     + " (is another rstore master there? pick another port)");
@@ -73,10 +86,24 @@ public final class MasterNode implements AutoCloseable {
         return master;
     }
 
+    /** The port of the RDMA listener for control calls, or -1 if there is none. */
+    public int rdmaPort() {
+        return rdmaListener == null ? -1 : rdmaListener.port();
+    }
+
+    /** {@code disni} or {@code emulated}, or empty. */
+    public String rdmaKind() {
+        return rdma == null ? "" : rdma.kind();
+    }
+
     @Override
     public void close() {
         closed = true;
         heartbeat.interrupt();
         tcp.close();
+        if (rdma != null) {
+            rdmaListener.close();
+            rdma.close();
+        }
     }
 }

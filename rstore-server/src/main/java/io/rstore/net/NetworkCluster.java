@@ -23,7 +23,7 @@ public final class NetworkCluster implements AutoCloseable {
 
     private NetworkCluster(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory, String rdmaDevice) {
         this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
-                line -> { });
+                RdmaEnvironment.open(rdmaDevice, settings.operationTimeoutMs()), 0, line -> { });
         try {
             // a server bound to every interface is reached at the master's host (empty host); else at its bind address
             String advertise = bind.getAddress().isAnyLocalAddress() ? "" : bind.getAddress().getHostAddress();
@@ -61,6 +61,12 @@ public final class NetworkCluster implements AutoCloseable {
     /** The master's port. */
     public int port() {
         return master.port();
+    }
+
+    /** The URI of the master's RDMA listener, or null if the cluster has no RDMA device. */
+    public String rdmaUri(String host) {
+        return master.rdmaPort() < 0 ? null
+                : "rstore+rdma://" + host + ":" + master.rdmaPort() + (master.rdmaKind().equals("emulated") ? "?device=emulated" : "");
     }
 
     /** The port memory server {@code id} listens on. */

@@ -25,7 +25,8 @@ public final class RdmaChunks implements AutoCloseable {
     RdmaChunks(RdmaDevice device, RegionTable regions, InetSocketAddress bind, String advertiseHost) {
         this.device = device;
         this.regions = regions;
-        this.listener = device.listen(bind, ChunkResolver.handler(this::resolve));
+        RdmaDevice.RequestHandler resolver = ChunkResolver.handler(this::resolve);
+        this.listener = device.listen(bind, () -> resolver);
         this.address = device.kind() + "://" + advertiseHost + ":" + listener.port();
     }
 

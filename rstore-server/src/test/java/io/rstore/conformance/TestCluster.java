@@ -77,7 +77,7 @@ final class TestCluster implements AutoCloseable {
     /** A new client; closed with the cluster. */
     synchronized RStore client() {
         RStore client = cluster != null ? cluster.connect("test client " + clients.size())
-                : RStore.connect(scheme + "://127.0.0.1:" + network.port(), settings);
+                : RStore.connect(scheme.equals("rstore+rdma") ? network.rdmaUri("127.0.0.1") : scheme + "://127.0.0.1:" + network.port(), settings);
         clients.add(client);
         return client;
     }

@@ -28,10 +28,15 @@ class ClusterSecretTest {
     private static final RStoreSettings SETTINGS = RStoreSettings.defaults().withChunkSizeBytes(1 << 20)
             .withServerCapacityBytes(16 << 20).withOperationTimeoutMs(5_000);
 
-    @Test
-    void shouldLetOnlyClientsThatProveTheSecretIn() throws Exception {
-        try (NetworkCluster cluster = NetworkCluster.start(SETTINGS.withClusterSecret("s3cret-☕"), new InetSocketAddress("127.0.0.1", 0))) {
-            String uri = "rstore+tcp://127.0.0.1:" + cluster.port();
+    /** Over tcp, and over the master's RDMA listener (the same handshake in SEND/RECV messages). */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"tcp", "rdma"})
+    void shouldLetOnlyClientsThatProveTheSecretIn(String transport) throws Exception {
+        RStoreSettings guarded = SETTINGS.withClusterSecret("s3cret-☕");
+        InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
+        try (NetworkCluster cluster = transport.equals("rdma") ? NetworkCluster.startWithRdma(guarded, loopback, "emulated")
+                : NetworkCluster.start(guarded, loopback)) {
+            String uri = transport.equals("rdma") ? cluster.rdmaUri("127.0.0.1") : "rstore+tcp://127.0.0.1:" + cluster.port();
             try (RStore good = RStore.connect(uri, SETTINGS.withClusterSecret("s3cret-☕"));
                  Mapping m = good.createNamespace("guarded").alloc(3 << 20, AllocFlags.GROW).map(MapFlags.NONE)) {
                 m.segment().set(ValueLayout.JAVA_LONG, 0, 77);

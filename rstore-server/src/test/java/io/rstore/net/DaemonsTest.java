@@ -44,7 +44,8 @@ class DaemonsTest {
 
     /**
      * rstore+tcp: data over tcp; rstore (auto): through the servers' chunk files, as they are
-     * on this host; rstore+rdma: one-sided over the servers' emulated RDMA devices.
+     * on this host; rstore+rdma: control calls over SEND/RECV to the master's emulated RDMA
+     * device, reads and writes one-sided over the servers'.
      */
     @ParameterizedTest
     @ValueSource(strings = {"rstore+tcp", "rstore", "rstore+rdma"})
@@ -69,9 +70,12 @@ class DaemonsTest {
                 rstore.timeout = 5s
                 rstore.shm.dir = %s
                 rstore.rdma.device = emulated
+                rstore.master.rdma.port = 0
                 """.formatted(shm));
         Process master = processes.start("io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--bind", "127.0.0.1", "--port", "0");
-        int port = Integer.parseInt(JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:(\\d+) ", 60).group(1));
+        java.util.regex.Matcher serving = JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:(\\d+) .*emulated device at port (\\d+)", 60);
+        int port = Integer.parseInt(serving.group(1));
+        int rdmaPort = Integer.parseInt(serving.group(2));
         List<Process> servers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Process server = processes.start("io.rstore.cli.RStoreCli", "server", "--conf", conf.toString(), "--master", "127.0.0.1:" + port,
@@ -80,7 +84,8 @@ class DaemonsTest {
             servers.add(server);
         }
 
-        try (RStore client = RStore.connect(scheme + "://127.0.0.1:" + port, RStoreSettings.defaults().withOperationTimeoutMs(5_000))) {
+        String uri = scheme.equals("rstore+rdma") ? "rstore+rdma://127.0.0.1:" + rdmaPort + "?device=emulated" : scheme + "://127.0.0.1:" + port;
+        try (RStore client = RStore.connect(uri, RStoreSettings.defaults().withOperationTimeoutMs(5_000))) {
             assertEquals(2, client.servers().size());
             for (ServerInfo s : client.servers()) {
                 assertEquals(switch (scheme) {

@@ -37,7 +37,7 @@ class RdmaDeviceTest {
         RStoreSettings settings = RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(64 << 20)
                 .withOperationTimeoutMs(10_000);
         try (NetworkCluster cluster = NetworkCluster.startWithRdma(settings, new InetSocketAddress(address, 0), "disni");
-             RStore client = RStore.connect("rstore+rdma://" + address + ":" + cluster.port(), settings)) {
+             RStore client = RStore.connect(cluster.rdmaUri(address), settings)) {
             for (ServerInfo s : client.servers()) {
                 assertEquals("rdma", client.transportTo(s));
             }

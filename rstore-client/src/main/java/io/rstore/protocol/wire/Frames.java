@@ -99,6 +99,11 @@ public final class Frames {
         return finish(out);
     }
 
+    /** The error frame answering call {@code type} #{@code correlation} with {@code e}. */
+    public static ByteBuffer errorFrame(int type, long correlation, io.rstore.RStoreException e) {
+        return error(type, correlation, e);
+    }
+
     /** The error frame a connection gets for bytes that are no frame at all; the connection is then closed. */
     public static ByteBuffer invalidFrameError(String what) {
         return error(0, 0, io.rstore.ErrorCode.INVALID_FRAME.exception(what));

@@ -151,7 +151,7 @@ final class DisniDevice implements RdmaDevice {
     }
 
     @Override
-    public Listener listen(InetSocketAddress at, RequestHandler requests) {
+    public Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers) {
         try {
             RdmaServerEndpoint<RdmaEndpoint> server = group.createServerEndpoint();
             server.bind(at, 128);
@@ -161,7 +161,7 @@ final class DisniDevice implements RdmaDevice {
                     try {
                         DisniQueuePair.Endpoint accepted = (DisniQueuePair.Endpoint) server.accept();
                         open.add(accepted::close);
-                        Thread.ofPlatform().name("rdma-responder").daemon().start(() -> DisniQueuePair.respond(accepted, requests));
+                        Thread.ofPlatform().name("rdma-responder").daemon().start(() -> DisniQueuePair.respond(accepted, handlers.get()));
                     } catch (IOException e) {
                         return; // closed
                     }

@@ -29,7 +29,7 @@ import java.util.LinkedList;
 final class DisniQueuePair implements QueuePair {
     private static final long SEND_ID = -1;
     private static final long RECV_ID = -2;
-    private static final int MESSAGE = 1 << 16;
+    private static final int MESSAGE = RdmaDevice.MAX_MESSAGE;
     private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ;
     private static final int REMOTE_ACCESS_ERROR = 10; // IBV_WC_REM_ACCESS_ERR
 
@@ -211,7 +211,7 @@ final class DisniQueuePair implements QueuePair {
 
     /** The server's side of an accepted connection: answers each request that arrives, until the connection ends. */
     static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests) {
-        try {
+        try (requests) {
             IbvWC[] wcs = {new IbvWC(), new IbvWC(), new IbvWC(), new IbvWC()};
             SVCPollCq poll = endpoint.getCqProvider().getCQ().poll(wcs, wcs.length);
             SVCPostSend send = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_SEND, endpoint.sendMr.getAddr(), 0, endpoint.sendMr.getLkey()));

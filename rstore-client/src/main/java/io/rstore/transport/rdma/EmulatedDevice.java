@@ -34,7 +34,6 @@ public final class EmulatedDevice implements RdmaDevice {
     static final int SEND = 3;
     static final int REQUEST_HEADER = 29;
     static final int RESPONSE_HEADER = 17;
-    static final int MAX_MESSAGE = 1 << 16;
 
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<Integer, MemorySegment> regions = new ConcurrentHashMap<>();
@@ -60,7 +59,7 @@ public final class EmulatedDevice implements RdmaDevice {
     }
 
     @Override
-    public Listener listen(InetSocketAddress at, RequestHandler requests) {
+    public Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers) {
         try {
             ServerSocketChannel server = ServerSocketChannel.open().bind(at);
             Thread.ofPlatform().name("emulated-rdma-accept").daemon().start(() -> {
@@ -69,7 +68,7 @@ public final class EmulatedDevice implements RdmaDevice {
                         SocketChannel peer = server.accept();
                         peer.socket().setTcpNoDelay(true);
                         open.add(peer);
-                        Thread.ofPlatform().name("emulated-rdma-nic").daemon().start(() -> serve(peer, requests));
+                        Thread.ofPlatform().name("emulated-rdma-nic").daemon().start(() -> serve(peer, handlers.get()));
                     } catch (IOException e) {
                         return; // closed
                     }
@@ -96,9 +95,9 @@ public final class EmulatedDevice implements RdmaDevice {
     private void serve(SocketChannel peer, RequestHandler requests) {
         ByteBuffer header = ByteBuffer.allocateDirect(REQUEST_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer reply = ByteBuffer.allocateDirect(RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer message = ByteBuffer.allocateDirect(MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer answer = ByteBuffer.allocateDirect(MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
-        try (peer) {
+        ByteBuffer message = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer answer = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        try (peer; requests) {
             while (true) {
                 header.clear();
                 if (!readFully(peer, header)) {
@@ -110,7 +109,7 @@ public final class EmulatedDevice implements RdmaDevice {
                 int rkey = header.getInt(21);
                 int bytes = header.getInt(25);
                 if (header.getInt(0) != REQUEST_HEADER - 4 + (op == READ ? 0 : bytes) || bytes < 0 || op < READ || op > SEND
-                        || (op == SEND && bytes > MAX_MESSAGE)) {
+                        || (op == SEND && bytes > RdmaDevice.MAX_MESSAGE)) {
                     return; // not our protocol: drop the connection, as a NIC drops a broken QP
                 }
                 if (op == SEND) {

@@ -172,8 +172,8 @@ final class EmulatedQueuePair implements QueuePair {
 
     @Override
     public ByteBuffer call(ByteBuffer message, long timeoutMs) {
-        if (message.remaining() > EmulatedDevice.MAX_MESSAGE) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("a message of " + message.remaining() + " bytes exceeds " + EmulatedDevice.MAX_MESSAGE);
+        if (message.remaining() > RdmaDevice.MAX_MESSAGE) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("a message of " + message.remaining() + " bytes exceeds " + RdmaDevice.MAX_MESSAGE);
         }
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         while (posted - reaped >= DEPTH) { // a full queue: room first, within the same bound
@@ -196,7 +196,7 @@ final class EmulatedQueuePair implements QueuePair {
         if (answer == null) {
             throw ErrorCode.SERVER_UNAVAILABLE.exception("lost the queue pair to " + peer);
         }
-        return answer;
+        return answer.flip(); // received in full: from its start to its end
     }
 
     @Override

@@ -19,8 +19,11 @@ public interface RdmaDevice extends AutoCloseable {
 
     void deregister(MemoryRegion region);
 
-    /** Accepts queue pairs at {@code at}; SENDs that arrive are answered by {@code requests} (RPC over SEND/RECV). */
-    Listener listen(InetSocketAddress at, RequestHandler requests);
+    /**
+     * Accepts queue pairs at {@code at}; the SENDs that arrive on each are answered by a
+     * handler of its own from {@code handlers} (RPC over SEND/RECV), closed when it ends.
+     */
+    Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers);
 
     /** A reliable connection to a listener, bounded by {@code timeoutMs}; its completions go to {@code sink}. */
     QueuePair connect(InetSocketAddress peer, long timeoutMs, QueuePair.CompletionSink sink);
@@ -36,10 +39,18 @@ public interface RdmaDevice extends AutoCloseable {
         void close();
     }
 
-    /** Answers one request message (a SEND) with the response (the peer's RECV). */
+    /** The largest request or response message, in bytes. */
+    int MAX_MESSAGE = 2 << 20;
+
+    /** Answers the request messages (SENDs) of one queue pair with responses (the peer's RECVs). */
     @FunctionalInterface
-    interface RequestHandler {
-        /** Reads {@code request} and fills {@code response} (flipped by the caller). */
+    interface RequestHandler extends AutoCloseable {
+        /** Reads {@code request} and fills {@code response} (at most MAX_MESSAGE bytes; flipped by the caller). */
         void handle(java.nio.ByteBuffer request, java.nio.ByteBuffer response);
+
+        /** The queue pair ended (its peer closed, or died). */
+        @Override
+        default void close() {
+        }
     }
 }

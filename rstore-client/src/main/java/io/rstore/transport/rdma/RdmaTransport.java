@@ -45,6 +45,11 @@ public final class RdmaTransport implements Transport {
                 "memory server " + server.id() + " over " + server.rdma(), timeoutMs);
     }
 
+    /** A queue pair to a control listener (the master's) on a device of {@code kind}; its one-sided completions are ignored. */
+    QueuePair connectControl(String kind, InetSocketAddress at) {
+        return device(kind).connect(at, timeoutMs, (wrId, status) -> { });
+    }
+
     private synchronized RdmaDevice device(String kind) {
         if (kind.equals("emulated")) {
             if (emulated == null) {

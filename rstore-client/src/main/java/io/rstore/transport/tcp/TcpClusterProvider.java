@@ -7,7 +7,6 @@ import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.spi.ClusterProvider;
 import io.rstore.transport.AutoTransport;
 import io.rstore.transport.Transport;
-import io.rstore.transport.rdma.RdmaTransport;
 import io.rstore.transport.shm.ShmTransport;
 
 import java.net.URI;
@@ -16,16 +15,16 @@ import java.util.Set;
 /**
  * Serves a master reached over TCP: {@code rstore+tcp://HOST:PORT} (data over tcp),
  * {@code rstore+shm://HOST:PORT} (data through shared memory; every server must be on
- * this host), {@code rstore+rdma://HOST:PORT} (one-sided RDMA) and
- * {@code rstore://HOST:PORT} (auto: shm for servers on this host, rdma for servers on an
- * RDMA device this host can use, tcp for the others).
+ * this host) and {@code rstore://HOST:PORT} (auto: shm for servers on this host, rdma
+ * for servers on an RDMA device this host can use, tcp for the others). A master reached
+ * over RDMA is {@code rstore+rdma://}: {@link io.rstore.transport.rdma.RdmaClusterProvider}.
  */
 public final class TcpClusterProvider implements ClusterProvider {
     public static final int DEFAULT_PORT = 7400;
 
     @Override
     public Set<String> schemes() {
-        return Set.of("rstore", "rstore+tcp", "rstore+shm", "rstore+rdma");
+        return Set.of("rstore", "rstore+tcp", "rstore+shm");
     }
 
     @Override
@@ -43,7 +42,6 @@ public final class TcpClusterProvider implements ClusterProvider {
             Transport transport = switch (uri.getScheme()) {
                 case "rstore+tcp" -> tcp;
                 case "rstore+shm" -> new ShmTransport();
-                case "rstore+rdma" -> new RdmaTransport(settings.operationTimeoutMs());
                 default -> new AutoTransport(tcp, settings.operationTimeoutMs());
             };
             return RStore.attach(canonical, new RemoteMaster(master), transport, settings, transport.name() + " client", master::close);

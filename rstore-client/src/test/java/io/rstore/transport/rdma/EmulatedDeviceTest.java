@@ -48,7 +48,7 @@ class EmulatedDeviceTest {
     void shouldReadAndWriteRegisteredMemoryOneSidedAndCheckEveryAccess() {
         MemorySegment remote = arena.allocate(1 << 20, 64);
         MemoryRegion region = server.register(remote);
-        RdmaDevice.Listener listener = server.listen(new InetSocketAddress("127.0.0.1", 0), (request, response) -> { });
+        RdmaDevice.Listener listener = server.listen(new InetSocketAddress("127.0.0.1", 0), () -> (request, response) -> { });
         MemorySegment local = arena.allocate(1 << 20, 64);
         try (QueuePair qp = connect(listener)) {
             for (long i = 0; i < 1 << 20; i += 8) {
@@ -76,7 +76,7 @@ class EmulatedDeviceTest {
 
     @Test
     void shouldAnswerSendsAndFlushWorkInErrorWhenThePeerDies() {
-        RdmaDevice.Listener listener = server.listen(new InetSocketAddress("127.0.0.1", 0), (request, response) -> {
+        RdmaDevice.Listener listener = server.listen(new InetSocketAddress("127.0.0.1", 0), () -> (request, response) -> {
             int n = request.getInt();
             response.putInt(n * 2).putInt(n + 1);
         });

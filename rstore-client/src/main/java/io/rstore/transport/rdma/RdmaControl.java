@@ -1,0 +1,91 @@
+package io.rstore.transport.rdma;
+
+import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
+import io.rstore.protocol.wire.FrameHandler;
+import io.rstore.protocol.wire.FrameTransport;
+import io.rstore.protocol.wire.Frames;
+import io.rstore.protocol.wire.Handshake;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The master protocol over RDMA SEND/RECV: each request frame is one SEND, its answer
+ * frame the SEND back into the client's pre-posted receive buffer. The frames are those
+ * of docs/protocol.md, unchanged, and so is the handshake: the client's first message is
+ * empty and is answered with the challenge; with a cluster secret, the proof comes next,
+ * and nothing else is served until it was right.
+ */
+public final class RdmaControl {
+    private RdmaControl() {
+    }
+
+    /**
+     * The master's side of one queue pair: the handshake for {@code secret} (empty: none),
+     * then frames to {@code frames}, closed (dropping the client's sessions) when it ends.
+     */
+    public static RdmaDevice.RequestHandler serving(FrameHandler frames, String secret) {
+        byte[] nonce = Handshake.nonce();
+        return new RdmaDevice.RequestHandler() {
+            private boolean challenged;
+            private boolean admitted = secret.isEmpty();
+
+            @Override
+            public void handle(ByteBuffer request, ByteBuffer response) {
+                if (!challenged) { // the hello, whatever it holds
+                    challenged = true;
+                    response.put(Handshake.challenge(!admitted, nonce));
+                    return;
+                }
+                if (!admitted) {
+                    admitted = Handshake.verify(request.duplicate(), secret, nonce);
+                    response.put(Handshake.verdict(admitted));
+                    return;
+                }
+                ByteBuffer frame = ByteBuffer.allocate(request.remaining()).order(ByteOrder.LITTLE_ENDIAN).put(request).flip();
+                ByteBuffer answer = frames.handle(frame);
+                if (answer.remaining() > response.remaining()) {
+                    answer = Frames.errorFrame(frame.getShort(8), frame.getLong(10), ErrorCode.UNSUPPORTED.exception("the answer ("
+                            + answer.remaining() + " bytes) exceeds an RDMA message (" + RdmaDevice.MAX_MESSAGE + "); connect over tcp"));
+                }
+                response.put(answer);
+            }
+
+            @Override
+            public void close() {
+                frames.close();
+            }
+        };
+    }
+
+    /** The client's side: a queue pair to the master's listener, past the handshake, that carries one call at a time. */
+    static FrameTransport connection(QueuePair qp, String master, long timeoutMs, String secret) {
+        byte[] nonce = Handshake.readChallenge(qp.call(ByteBuffer.allocate(0), timeoutMs), master);
+        if (nonce != null) {
+            if (secret == null || secret.isEmpty()) {
+                throw ErrorCode.UNAUTHORIZED.exception(master + " requires a cluster secret and none was given; set RSTORE_SECRET"
+                        + " (or RStoreSettings.withClusterSecret)");
+            }
+            Handshake.checkVerdict(qp.call(Handshake.proofFrame(secret, nonce), timeoutMs), master);
+        }
+        return new FrameTransport() {
+            @Override
+            public synchronized ByteBuffer call(ByteBuffer request) {
+                try {
+                    return qp.call(request, timeoutMs);
+                } catch (RStoreException e) {
+                    if (e.code() == ErrorCode.SERVER_UNAVAILABLE || e.code() == ErrorCode.TIMED_OUT) {
+                        throw ErrorCode.MASTER_UNAVAILABLE.exception("lost " + master + ": " + e.detail());
+                    }
+                    throw e;
+                }
+            }
+
+            @Override
+            public void close() {
+                qp.close();
+            }
+        };
+    }
+}
