@@ -76,6 +76,8 @@ class MultiHostTest {
         run(true, "ip", "netns", "exec", ns, "ip", "addr", "add", "10.77.0." + host + "/24", "dev", "eth0");
         run(true, "ip", "netns", "exec", ns, "ip", "link", "set", "eth0", "up");
         run(true, "ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+        run(true, Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version"); // java runs here at all
+        run(true, "ip", "netns", "exec", ns, Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version"); // and in the namespace
         return ns;
     }
 
