@@ -22,6 +22,9 @@ final class Daemon {
     @Option(names = "--timeout", paramLabel = "DURATION", description = "bound on calls and operations, e.g. 30s (rstore.timeout)")
     String timeout;
 
+    @Option(names = "--rdma-device", paramLabel = "KIND", description = "auto, disni, emulated or none (rstore.rdma.device)")
+    String rdmaDevice;
+
     private final Map<RStoreConfig.Key, String> flags = new EnumMap<>(RStoreConfig.Key.class);
 
     /** Records a flag's value for {@code key} if the flag was given. */
@@ -33,7 +36,7 @@ final class Daemon {
     }
 
     RStoreConfig load() {
-        flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout);
+        flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout).flag(RStoreConfig.Key.RDMA_DEVICE, rdmaDevice);
         return RStoreConfig.load(conf, System.getenv(), flags);
     }
 
@@ -41,6 +44,16 @@ final class Daemon {
     static String secret(RStoreConfig config) {
         String file = config.get(RStoreConfig.Key.SECRET_FILE);
         return Secrets.from(file.isEmpty() ? null : Path.of(file));
+    }
+
+    /** The configured RDMA device, or null; when auto finds none, the log says why. */
+    static io.rstore.transport.rdma.RdmaDevice rdma(RStoreConfig config, String who) {
+        String kind = config.get(RStoreConfig.Key.RDMA_DEVICE);
+        io.rstore.transport.rdma.RdmaDevice device = io.rstore.transport.rdma.RdmaEnvironment.open(kind, config.millis(RStoreConfig.Key.TIMEOUT));
+        if (device == null && kind.equals("auto")) {
+            log(who, "no RDMA: " + io.rstore.transport.rdma.RdmaEnvironment.unavailable() + " (rstore doctor says more)");
+        }
+        return device;
     }
 
     static void log(String who, String line) {

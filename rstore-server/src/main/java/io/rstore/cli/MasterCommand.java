@@ -9,7 +9,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import io.rstore.transport.rdma.RdmaDevice;
-import io.rstore.transport.rdma.RdmaEnvironment;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -38,23 +37,17 @@ final class MasterCommand implements Callable<Integer> {
     @Option(names = "--heartbeat", paramLabel = "DURATION", description = "how often to ping each memory server (rstore.heartbeat)")
     String heartbeat;
 
-    @Option(names = "--rdma-device", paramLabel = "KIND", description = "auto, disni, emulated or none (rstore.rdma.device)")
-    String rdmaDevice;
-
     @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener for control calls (rstore.master.rdma.port)")
     Integer rdmaPort;
 
     @Override
     public Integer call() throws InterruptedException {
         RStoreConfig config = daemon.flag(Key.MASTER_BIND, bind).flag(Key.MASTER_PORT, port).flag(Key.CHUNK_SIZE, chunkSize)
-                .flag(Key.HEARTBEAT, heartbeat).flag(Key.RDMA_DEVICE, rdmaDevice).flag(Key.MASTER_RDMA_PORT, rdmaPort).load();
+                .flag(Key.HEARTBEAT, heartbeat).flag(Key.MASTER_RDMA_PORT, rdmaPort).load();
         String secret = Daemon.secret(config);
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_BIND, Key.MASTER_PORT, Key.CHUNK_SIZE, Key.HEARTBEAT, Key.RDMA_DEVICE, Key.MASTER_RDMA_PORT,
                 Key.TIMEOUT, Key.SECRET_FILE), secret);
-        RdmaDevice rdma = RdmaEnvironment.open(config.get(Key.RDMA_DEVICE), config.millis(Key.TIMEOUT));
-        if (rdma == null && config.get(Key.RDMA_DEVICE).equals("auto")) {
-            Daemon.log(WHO, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
-        }
+        RdmaDevice rdma = Daemon.rdma(config, WHO);
         InetSocketAddress at = new InetSocketAddress(config.get(Key.MASTER_BIND), config.port(Key.MASTER_PORT));
         MasterNode master = MasterNode.start(config.bytes(Key.CHUNK_SIZE), at, secret, config.millis(Key.TIMEOUT), config.millis(Key.HEARTBEAT),
                 rdma, config.port(Key.MASTER_RDMA_PORT), line -> Daemon.log(WHO, line));

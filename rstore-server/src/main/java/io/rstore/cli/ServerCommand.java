@@ -14,7 +14,6 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import io.rstore.transport.rdma.RdmaDevice;
-import io.rstore.transport.rdma.RdmaEnvironment;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -48,9 +47,6 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--shm-dir", paramLabel = "DIR", description = "directory for chunk files clients on this host map; empty for tcp only (rstore.shm.dir)")
     String shmDir;
 
-    @Option(names = "--rdma-device", paramLabel = "KIND", description = "auto, disni, emulated or none (rstore.rdma.device)")
-    String rdmaDevice;
-
     @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener, 0 for any free one (rstore.server.rdma.port)")
     Integer rdmaPort;
 
@@ -64,14 +60,11 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
-                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.RDMA_DEVICE, rdmaDevice).flag(Key.SERVER_RDMA_PORT, rdmaPort).load();
+                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.SERVER_RDMA_PORT, rdmaPort).load();
         String secret = Daemon.secret(config);
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
                 Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE), secret);
-        RdmaDevice rdma = RdmaEnvironment.open(config.get(Key.RDMA_DEVICE), config.millis(Key.TIMEOUT));
-        if (rdma == null && config.get(Key.RDMA_DEVICE).equals("auto")) {
-            Daemon.log(WHO, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
-        }
+        RdmaDevice rdma = Daemon.rdma(config, WHO);
         Path shm = config.get(Key.SHM_DIR).isEmpty() ? null : Path.of(config.get(Key.SHM_DIR));
         if (shm != null && !Files.isDirectory(shm)) {
             Daemon.log(WHO, "rstore.shm.dir " + shm + " does not exist: serving over tcp only");
