@@ -92,11 +92,13 @@ public final class RegionTable {
 
     /**
      * For a transport that moves bytes itself (tcp serving straight from and into chunk
-     * memory): the checked range of chunk memory, or null; then {@link #status} says why.
+     * memory): the whole chunk's memory if the access to {@code [offset, offset+length)} is
+     * allowed, else null; then {@link #status} says why. Key and range are checked
+     * against one and the same registration, so a concurrent re-key cannot slip between.
      */
-    public MemorySegment slice(int id, int key, long offset, long length) {
+    public MemorySegment checked(int id, int key, long offset, long length) {
         Region region = check(id, key, offset, length);
-        return region == null ? null : region.memory().asSlice(offset, length);
+        return region == null ? null : region.memory();
     }
 
     /** The {@link ErrorCode} number for an access to chunk {@code id} with {@code key} at that range. */

@@ -199,11 +199,11 @@ public final class TcpServer implements AutoCloseable {
             return false;
         }
         RegionTable table = regions.apply(server);
-        MemorySegment memory = table == null ? null : table.slice(chunk, key, offset, length);
+        MemorySegment memory = table == null ? null : table.checked(chunk, key, offset, length);
         int status = table == null ? ErrorCode.SERVER_UNAVAILABLE.code() : (memory == null ? table.status(chunk, key, offset, length) : 0);
         if (type == Frames.WRITE) {
             if (memory != null) {
-                if (!poller.readFully(memory.asByteBuffer())) {
+                if (!poller.readFully(poller.window.window(memory, offset, length))) {
                     throw new IOException("the peer closed mid-request");
                 }
             } else if (!poller.discard(length)) { // refused: still take the bytes off the wire
@@ -215,11 +215,11 @@ public final class TcpServer implements AutoCloseable {
         Frames.writeHeader(reply, Frames.HEADER - 4 + Frames.DATA_RESPONSE_BODY + (withPayload ? (int) length : 0),
                 Frames.DATA_RESPONSE, type, correlation);
         reply.putInt(status).flip();
-        if (withPayload) {
-            writeFully(channel, new ByteBuffer[] {reply, memory.asByteBuffer()});
-        } else {
-            writeFully(channel, new ByteBuffer[] {reply});
-        }
+        ByteBuffer[] out = poller.out;
+        out[0] = reply;
+        out[1] = withPayload ? poller.window.window(memory, offset, length) : NOTHING;
+        writeFully(channel, out);
+        out[1] = null;
         return true;
     }
 
@@ -252,6 +252,9 @@ public final class TcpServer implements AutoCloseable {
     private final class Poller {
         private final SocketChannel channel;
         private final Selector selector;
+        // the connection's reusable views for the data path: no allocation per operation
+        final io.rstore.transport.SegmentWindow window = new io.rstore.transport.SegmentWindow();
+        final ByteBuffer[] out = new ByteBuffer[2];
 
         Poller(SocketChannel channel, Selector selector) {
             this.channel = channel;
@@ -298,6 +301,7 @@ public final class TcpServer implements AutoCloseable {
         }
     }
 
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
     private static final long SPIN_NANOS = 50_000;
     private static final long SELECT_MS = 100;
 

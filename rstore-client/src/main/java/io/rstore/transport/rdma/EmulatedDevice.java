@@ -97,6 +97,8 @@ public final class EmulatedDevice implements RdmaDevice {
         ByteBuffer reply = ByteBuffer.allocateDirect(RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer message = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer answer = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer[] replyAndBytes = new ByteBuffer[2];
+        io.rstore.transport.SegmentWindow window = new io.rstore.transport.SegmentWindow();
         try (peer; requests) {
             while (true) {
                 header.clear();
@@ -120,13 +122,13 @@ public final class EmulatedDevice implements RdmaDevice {
                     answer.clear();
                     requests.handle(message.flip(), answer);
                     answer.flip();
-                    respond(peer, reply, op, wrId, 0, answer);
+                    respond(peer, reply, replyAndBytes, op, wrId, 0, answer);
                     continue;
                 }
                 MemorySegment memory = regions.get(rkey);
                 int status = memory == null ? ErrorCode.UNAUTHORIZED.code()
                         : address < memory.address() || bytes > memory.address() + memory.byteSize() - address ? ErrorCode.OUT_OF_BOUNDS.code() : 0;
-                ByteBuffer target = status == 0 ? memory.asSlice(address - memory.address(), bytes).asByteBuffer() : null;
+                ByteBuffer target = status == 0 ? window.window(memory, address - memory.address(), bytes) : null;
                 if (op == WRITE) {
                     if (target != null) {
                         if (!readFully(peer, target)) {
@@ -135,9 +137,9 @@ public final class EmulatedDevice implements RdmaDevice {
                     } else if (!discard(peer, bytes)) {
                         return;
                     }
-                    respond(peer, reply, op, wrId, status, null);
+                    respond(peer, reply, replyAndBytes, op, wrId, status, null);
                 } else {
-                    respond(peer, reply, op, wrId, status, target);
+                    respond(peer, reply, replyAndBytes, op, wrId, status, target);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -145,15 +147,18 @@ public final class EmulatedDevice implements RdmaDevice {
         }
     }
 
-    private static void respond(SocketChannel peer, ByteBuffer reply, int op, long wrId, int status, ByteBuffer payload) throws IOException {
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+
+    /** A completion: {@code out} is the caller's two-slot array, reused so nothing is allocated per work request. */
+    private static void respond(SocketChannel peer, ByteBuffer reply, ByteBuffer[] out, int op, long wrId, int status, ByteBuffer payload)
+            throws IOException {
         int bytes = payload == null ? 0 : payload.remaining();
         reply.clear();
         reply.putInt(RESPONSE_HEADER - 4 + bytes).put((byte) op).putLong(wrId).putInt(status).flip();
-        if (payload == null) {
-            writeFully(peer, new ByteBuffer[] {reply});
-        } else {
-            writeFully(peer, new ByteBuffer[] {reply, payload});
-        }
+        out[0] = reply;
+        out[1] = payload == null ? NOTHING : payload;
+        writeFully(peer, out);
+        out[1] = null;
     }
 
     static boolean readFully(SocketChannel channel, ByteBuffer buffer) throws IOException {

@@ -24,6 +24,8 @@ final class EmulatedQueuePair implements QueuePair {
     private final ByteBuffer request = ByteBuffer.allocateDirect(EmulatedDevice.REQUEST_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer response = ByteBuffer.allocateDirect(EmulatedDevice.RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer[] outgoing = new ByteBuffer[2];
+    private final io.rstore.transport.SegmentWindow sending = new io.rstore.transport.SegmentWindow();
+    private final io.rstore.transport.SegmentWindow receiving = new io.rstore.transport.SegmentWindow();
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     // what each outstanding work request needs at completion, in posting order
@@ -86,7 +88,7 @@ final class EmulatedQueuePair implements QueuePair {
         request.putInt(EmulatedDevice.REQUEST_HEADER - 4 + (carries ? length : 0)).put((byte) op).putLong(wrId).putLong(remoteAddress)
                 .putInt(rkey).putInt(length).flip();
         outgoing[0] = request;
-        outgoing[1] = !carries ? EMPTY : message != null ? message : local.asSlice(localOffset, length).asByteBuffer();
+        outgoing[1] = !carries ? EMPTY : message != null ? message : sending.window(local, localOffset, length);
         try {
             long deadline = System.nanoTime() + timeoutNanos;
             while (outgoing[0].hasRemaining() || outgoing[1].hasRemaining()) {
@@ -128,7 +130,7 @@ final class EmulatedQueuePair implements QueuePair {
                             answer = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
                             payload = answer;
                         } else if (ops[slot] == EmulatedDevice.READ && status == 0 && bytes == lengths[slot]) {
-                            payload = locals[slot].asSlice(offsets[slot], bytes).asByteBuffer();
+                            payload = receiving.window(locals[slot], offsets[slot], bytes);
                         } else {
                             throw new IOException(peer + " sent " + bytes + " bytes with completion " + wrIds[slot]);
                         }

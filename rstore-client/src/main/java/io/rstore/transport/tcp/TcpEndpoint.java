@@ -5,6 +5,7 @@ import io.rstore.ErrorCode;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.Endpoint;
+import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -36,6 +37,8 @@ final class TcpEndpoint implements Endpoint {
     private final ByteBuffer request = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_REQUEST_BODY).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer answer = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_RESPONSE_BODY).order(ByteOrder.LITTLE_ENDIAN);
     private final ReentrantLock receiving = new ReentrantLock();
+    private final SegmentWindow sending = new SegmentWindow();      // under the send lock
+    private final SegmentWindow receivingWindow = new SegmentWindow(); // under the receive lock
     private final ByteBuffer[] outgoing = new ByteBuffer[2]; // header and payload, under the send lock
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -116,7 +119,7 @@ final class TcpEndpoint implements Endpoint {
             try {
                 if (type == Frames.WRITE && n > 0) { // header and payload in one system call
                     outgoing[0] = request;
-                    outgoing[1] = memory.asSlice(offset + done, n).asByteBuffer();
+                    outgoing[1] = sending.window(memory, offset + done, n);
                     send(outgoing);
                     outgoing[1] = null;
                 } else {
@@ -186,7 +189,7 @@ final class TcpEndpoint implements Endpoint {
                     }
                     answer.clear();
                     if (status == 0 && read[slot] && length[slot] > 0) {
-                        payload = local[slot].asSlice(localOffset[slot], length[slot]).asByteBuffer();
+                        payload = receivingWindow.window(local[slot], localOffset[slot], length[slot]);
                     } else {
                         finish(slot, status);
                         progressed = true;
