@@ -12,9 +12,16 @@ import io.rstore.RAddress;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -228,7 +235,7 @@ public final class RStoreBench {
             putPercentiles(out.putObject("pingPongBlockingNanos"), blocking);
             out.put("bulkGBps", SocketBaseline.bulk(1L << 30, 256L << 20));
             bulkComparison(out.putObject("largeReadVersusSocket"));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             out.put("error", e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -240,7 +247,7 @@ public final class RStoreBench {
      * the same size, alternating over rounds, so both see the same moment of a noisy
      * machine; the ratio is of the medians.
      */
-    private void bulkComparison(ObjectNode out) throws java.io.IOException, InterruptedException {
+    private void bulkComparison(ObjectNode out) throws IOException, InterruptedException {
         long size = Math.min(256L << 20, plan.bandwidthSizes().getLast());
         int rounds = 5;
         double[] socket = new double[rounds];
@@ -259,8 +266,8 @@ public final class RStoreBench {
         } finally {
             rstore.deleteNamespace("bench-bulk");
         }
-        java.util.Arrays.sort(socket);
-        java.util.Arrays.sort(read);
+        Arrays.sort(socket);
+        Arrays.sort(read);
         out.put("bytes", size);
         out.put("rounds", rounds);
         out.put("socketGBps", socket[rounds / 2]);
@@ -312,17 +319,17 @@ public final class RStoreBench {
     /** A file in /dev/shm mapped in {@code arena}, removed at once (the mapping keeps it). */
     private static MemorySegment mappedFile(Arena arena, long size) {
         try {
-            java.nio.file.Path file = java.nio.file.Files.createTempFile(java.nio.file.Path.of("/dev/shm"), "rstore-bench-", "");
-            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ,
-                    java.nio.file.StandardOpenOption.WRITE)) {
-                MemorySegment memory = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            Path file = Files.createTempFile(Path.of("/dev/shm"), "rstore-bench-", "");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
                 memory.fill((byte) 1); // touch it, as the server's chunks are touched
                 return memory;
             } finally {
-                java.nio.file.Files.delete(file);
+                Files.delete(file);
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot map a file in /dev/shm for the plain-copy baseline", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map a file in /dev/shm for the plain-copy baseline", e);
         }
     }
 

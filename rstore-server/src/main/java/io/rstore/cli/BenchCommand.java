@@ -8,12 +8,12 @@ import io.rstore.RStoreSettings;
 import io.rstore.bench.RStoreBench;
 import io.rstore.bench.Units;
 import io.rstore.net.NetworkCluster;
-
-import java.net.InetSocketAddress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -102,7 +102,7 @@ final class BenchCommand implements Callable<Integer> {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }
         } else if (!transport.equals("inproc")) {
-            java.nio.file.Path shm = transport.equals("shm") ? java.nio.file.Path.of("/dev/shm") : null;
+            Path shm = transport.equals("shm") ? Path.of("/dev/shm") : null;
             InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
             try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithRdma(settings, loopback, "emulated")
                     : NetworkCluster.start(settings, loopback, shm);

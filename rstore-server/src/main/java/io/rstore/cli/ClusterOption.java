@@ -1,8 +1,9 @@
 package io.rstore.cli;
 
 import io.rstore.RStore;
-import io.rstore.config.RStoreConfig;
+import io.rstore.RStoreSettings;
 import io.rstore.config.RStoreConfig.Key;
+import io.rstore.config.RStoreConfig;
 import picocli.CommandLine.Option;
 
 import java.util.Map;
@@ -18,7 +19,7 @@ final class ClusterOption {
     RStore connect() {
         RStoreConfig config = RStoreConfig.load(null, System.getenv(), Map.of());
         return RStore.connect(uri != null ? uri : defaultUri(config),
-                io.rstore.RStoreSettings.defaults().withClusterSecret(Daemon.secret(config)));
+                RStoreSettings.defaults().withClusterSecret(Daemon.secret(config)));
     }
 
     /** The configured master, with the scheme that asks for the configured transport. */

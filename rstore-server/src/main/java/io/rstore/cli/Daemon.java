@@ -1,6 +1,8 @@
 package io.rstore.cli;
 
 import io.rstore.config.RStoreConfig;
+import io.rstore.transport.rdma.RdmaDevice;
+import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -47,11 +49,11 @@ final class Daemon {
     }
 
     /** The configured RDMA device, or null; when auto finds none, the log says why. */
-    static io.rstore.transport.rdma.RdmaDevice rdma(RStoreConfig config, String who) {
+    static RdmaDevice rdma(RStoreConfig config, String who) {
         String kind = config.get(RStoreConfig.Key.RDMA_DEVICE);
-        io.rstore.transport.rdma.RdmaDevice device = io.rstore.transport.rdma.RdmaEnvironment.open(kind, config.millis(RStoreConfig.Key.TIMEOUT));
+        RdmaDevice device = RdmaEnvironment.open(kind, config.millis(RStoreConfig.Key.TIMEOUT));
         if (device == null && kind.equals("auto")) {
-            log(who, "no RDMA: " + io.rstore.transport.rdma.RdmaEnvironment.unavailable() + " (rstore doctor says more)");
+            log(who, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
         }
         return device;
     }

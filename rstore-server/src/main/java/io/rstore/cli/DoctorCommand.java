@@ -1,6 +1,7 @@
 package io.rstore.cli;
 
 import io.rstore.RStore;
+import io.rstore.RStoreSettings;
 import io.rstore.bench.Units;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.transport.rdma.RdmaEnvironment;
@@ -43,7 +44,7 @@ final class DoctorCommand implements Callable<Integer> {
         line(out, "auto picks", "shm for memory servers on this host; " + (rdma == null ? "rdma (disni) for servers with an RDMA device; " : "")
                 + "tcp for the others" + (rdma == null ? "" : "; not rdma: " + rdma));
         if (cluster != null) {
-            try (RStore rstore = RStore.connect(cluster, io.rstore.RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()))) {
+            try (RStore rstore = RStore.connect(cluster, RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()))) {
                 for (ServerInfo s : rstore.servers()) {
                     line(out, "server " + s.id(), s.address() + " -> " + rstore.transportTo(s)
                             + (s.rdma().isEmpty() ? "" : " (it offers rdma at " + s.rdma() + ")"));

@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -36,14 +38,14 @@ final class ServeCommand implements Callable<Integer> {
     String shmDir;
 
     @Option(names = "--secret-file", paramLabel = "FILE", description = "require clients to prove this secret (first line of FILE; else $RSTORE_SECRET; else none)")
-    java.nio.file.Path secretFile;
+    Path secretFile;
 
     @Override
     public Integer call() throws InterruptedException {
         RStoreSettings settings = RStoreSettings.defaults().withMemoryServers(servers)
                 .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity))
                 .withClusterSecret(Secrets.from(secretFile));
-        java.nio.file.Path shm = shmDir.isEmpty() || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(shmDir)) ? null : java.nio.file.Path.of(shmDir);
+        Path shm = shmDir.isEmpty() || !Files.isDirectory(Path.of(shmDir)) ? null : Path.of(shmDir);
         NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bind, port), shm);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

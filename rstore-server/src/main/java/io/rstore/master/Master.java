@@ -15,6 +15,7 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -191,7 +192,7 @@ public final class Master implements MasterProtocol {
             }
             out.add(new ClientInfo(e.getLongKey(), e.getValue().name, mappings));
         }
-        out.sort(java.util.Comparator.comparingLong(ClientInfo::session));
+        out.sort(Comparator.comparingLong(ClientInfo::session));
         return out;
     }
 

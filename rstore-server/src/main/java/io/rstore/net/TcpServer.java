@@ -1,10 +1,11 @@
 package io.rstore.net;
 
 import io.rstore.ErrorCode;
+import io.rstore.protocol.wire.FrameHandler;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
-import io.rstore.protocol.wire.FrameHandler;
 import io.rstore.transport.RegionTable;
+import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -253,7 +254,7 @@ public final class TcpServer implements AutoCloseable {
         private final SocketChannel channel;
         private final Selector selector;
         // the connection's reusable views for the data path: no allocation per operation
-        final io.rstore.transport.SegmentWindow window = new io.rstore.transport.SegmentWindow();
+        final SegmentWindow window = new SegmentWindow();
         final ByteBuffer[] out = new ByteBuffer[2];
 
         Poller(SocketChannel channel, Selector selector) {

@@ -1,12 +1,15 @@
 package io.rstore.server;
 
 import io.rstore.ErrorCode;
+import io.rstore.memory.NativeMemory;
 import io.rstore.protocol.ChunkService;
 import io.rstore.transport.RegionTable;
+import io.rstore.transport.rdma.RdmaDevice;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 
 /**
  * A memory server: DRAM chunks, allocated on the master's request and registered in a
@@ -44,7 +47,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
      * Puts the chunks on an RDMA device (those to come, and any there are), listening for
      * clients' queue pairs at {@code bind}; returns the address clients are told.
      */
-    public synchronized String enableRdma(io.rstore.transport.rdma.RdmaDevice device, java.net.InetSocketAddress bind, String advertiseHost) {
+    public synchronized String enableRdma(RdmaDevice device, InetSocketAddress bind, String advertiseHost) {
         rdma = new RdmaChunks(device, regions, bind, advertiseHost);
         for (int id : arenas.keySet()) {
             rdma.registered(id, regions.memory(id));
@@ -74,7 +77,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
                 file = files.create(arena, bytes);
                 memory = file.memory();
             } else {
-                memory = io.rstore.memory.NativeMemory.allocate(arena, bytes);
+                memory = NativeMemory.allocate(arena, bytes);
             }
         } catch (OutOfMemoryError | RuntimeException e) {
             arena.close();

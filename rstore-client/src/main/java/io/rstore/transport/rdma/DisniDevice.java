@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -151,7 +152,7 @@ final class DisniDevice implements RdmaDevice {
     }
 
     @Override
-    public Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers) {
+    public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers) {
         try {
             RdmaServerEndpoint<RdmaEndpoint> server = group.createServerEndpoint();
             server.bind(at, 128);

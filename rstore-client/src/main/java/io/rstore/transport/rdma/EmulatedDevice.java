@@ -1,6 +1,7 @@
 package io.rstore.transport.rdma;
 
 import io.rstore.ErrorCode;
+import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -98,7 +99,7 @@ public final class EmulatedDevice implements RdmaDevice {
         ByteBuffer message = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer answer = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer[] replyAndBytes = new ByteBuffer[2];
-        io.rstore.transport.SegmentWindow window = new io.rstore.transport.SegmentWindow();
+        SegmentWindow window = new SegmentWindow();
         try (peer; requests) {
             while (true) {
                 header.clear();

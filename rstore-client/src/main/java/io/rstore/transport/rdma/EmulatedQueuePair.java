@@ -1,6 +1,7 @@
 package io.rstore.transport.rdma;
 
 import io.rstore.ErrorCode;
+import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -24,8 +25,8 @@ final class EmulatedQueuePair implements QueuePair {
     private final ByteBuffer request = ByteBuffer.allocateDirect(EmulatedDevice.REQUEST_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer response = ByteBuffer.allocateDirect(EmulatedDevice.RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer[] outgoing = new ByteBuffer[2];
-    private final io.rstore.transport.SegmentWindow sending = new io.rstore.transport.SegmentWindow();
-    private final io.rstore.transport.SegmentWindow receiving = new io.rstore.transport.SegmentWindow();
+    private final SegmentWindow sending = new SegmentWindow();
+    private final SegmentWindow receiving = new SegmentWindow();
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     // what each outstanding work request needs at completion, in posting order

@@ -2,6 +2,8 @@ package io.rstore.transport.rdma;
 
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 
 /**
  * The verbs the rdma transport needs, and its seam: {@link DisniDevice} drives a real RDMA
@@ -23,7 +25,7 @@ public interface RdmaDevice extends AutoCloseable {
      * Accepts queue pairs at {@code at}; the SENDs that arrive on each are answered by a
      * handler of its own from {@code handlers} (RPC over SEND/RECV), closed when it ends.
      */
-    Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers);
+    Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers);
 
     /** A reliable connection to a listener, bounded by {@code timeoutMs}; its completions go to {@code sink}. */
     QueuePair connect(InetSocketAddress peer, long timeoutMs, QueuePair.CompletionSink sink);
@@ -46,7 +48,7 @@ public interface RdmaDevice extends AutoCloseable {
     @FunctionalInterface
     interface RequestHandler extends AutoCloseable {
         /** Reads {@code request} and fills {@code response} (at most MAX_MESSAGE bytes; flipped by the caller). */
-        void handle(java.nio.ByteBuffer request, java.nio.ByteBuffer response);
+        void handle(ByteBuffer request, ByteBuffer response);
 
         /** The queue pair ended (its peer closed, or died). */
         @Override
