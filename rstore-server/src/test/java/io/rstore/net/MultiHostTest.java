@@ -1,5 +1,10 @@
 package io.rstore.net;
 
+import io.rstore.AllocFlags;
+import io.rstore.Namespace;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -97,6 +102,7 @@ class MultiHostTest {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root; run as root (CI does)");
         run(true, "ip", "link", "add", bridge, "type", "bridge");
         run(true, "ip", "link", "set", bridge, "up");
+        run(true, "ip", "addr", "add", "10.77.0.254/24", "dev", bridge); // this JVM is a host on that network too
         String master = host(1);
         String[] servers = {host(2), host(3)};
         String[] clients = {host(4), host(5)};
@@ -126,6 +132,25 @@ class MultiHostTest {
                     "auto chose tcp for servers on other hosts: " + ok.group());
             assertTrue(running.get(i).waitFor(30, TimeUnit.SECONDS));
             assertEquals(0, running.get(i).exitValue());
+        }
+
+        // a client host that vanishes without closing its connection (no FIN, no RST): TCP
+        // keepalive ends the connection (10 s idle, then 3 probes 2 s apart) and with it the
+        // client's references
+        try (RStore here = RStore.connect("rstore+tcp://10.77.0.1:7400", RStoreSettings.defaults().withOperationTimeoutMs(10_000))) {
+            Namespace held = here.createNamespace("held");
+            RAddress segment = held.alloc(1 << 20, AllocFlags.GROW);
+            Process holder = java(clients[0], "io.rstore.net.MappingHolder", "rstore+tcp://10.77.0.1:7400", "held", Long.toString(segment.address()));
+            assertEquals("mapped", JavaProcesses.nextLine(holder, 60));
+            assertEquals(1, held.info().mappedSegments());
+            run(true, "ip", "netns", "exec", clients[0], "ip", "link", "set", "eth0", "down");
+            long start = System.nanoTime();
+            while (held.info().mappedSegments() > 0 && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(45)) {
+                Thread.sleep(250);
+            }
+            assertEquals(0, held.info().mappedSegments(), "the vanished client's reference was dropped");
+            assertTrue(holder.isAlive(), "the client process still runs: only its network is gone");
+            held.free(segment);
         }
     }
 }
