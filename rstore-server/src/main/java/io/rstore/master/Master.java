@@ -149,6 +149,13 @@ public final class Master implements MasterProtocol {
         // connect outside the lock: a slow or unreachable server must not stall everyone else's calls
         ChunkService service = connector.connect(address, controlToken);
         if (service.capacityBytes() != capacityBytes) {
+            if (service instanceof AutoCloseable connection) {
+                try {
+                    connection.close();
+                } catch (Exception ignored) {
+                    // refusing it anyway
+                }
+            }
             throw ErrorCode.INVALID_ARGUMENT.exception("the server at " + address + " says it has " + service.capacityBytes()
                     + " bytes, its registration said " + capacityBytes + "; is another server at that address?");
         }
@@ -162,17 +169,39 @@ public final class Master implements MasterProtocol {
         server(serverId).alive = false;
     }
 
-    /** Pings every live server (outside the master's lock); marks dead those that do not answer, and returns them. */
+    /**
+     * Pings every live server, all at once and outside the master's lock (a hung server
+     * delays no one else's verdict; each ping is bounded by its connection's call timeout);
+     * marks dead those that do not answer, and returns them.
+     */
     public List<ServerInfo> checkServers() {
         List<Server> live;
         synchronized (this) {
             live = servers.stream().filter(s -> s.alive).toList();
         }
+        List<Thread> pings = new ArrayList<>(live.size());
+        boolean[] answered = new boolean[live.size()];
+        for (int i = 0; i < live.size(); i++) {
+            int index = i;
+            pings.add(Thread.ofVirtual().start(() -> {
+                try {
+                    live.get(index).service.ping();
+                    answered[index] = true;
+                } catch (RuntimeException e) {
+                    // not answered
+                }
+            }));
+        }
         List<ServerInfo> died = new ArrayList<>();
-        for (Server s : live) {
+        for (int i = 0; i < live.size(); i++) {
             try {
-                s.service.ping();
-            } catch (RuntimeException e) {
+                pings.get(i).join(); // happens-before: answered[i] is visible after the join
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return died;
+            }
+            Server s = live.get(i);
+            if (!answered[i]) {
                 markDead(s.id);
                 died.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), false));
             }
