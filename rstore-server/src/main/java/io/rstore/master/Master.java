@@ -2,6 +2,7 @@ package io.rstore.master;
 
 import io.rstore.AllocFlags;
 import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
 import io.rstore.protocol.ChunkLocation;
 import io.rstore.protocol.ChunkService;
 import io.rstore.protocol.ClientInfo;
@@ -604,7 +605,16 @@ public final class Master implements MasterProtocol {
             }
             Chunk chunk = server.pool.poll();
             if (chunk == null && server.service.usedBytes() + chunkSize <= server.service.capacityBytes()) {
-                ChunkService.Grant grant = server.service.allocateChunk(chunkSize);
+                ChunkService.Grant grant;
+                try {
+                    grant = server.service.allocateChunk(chunkSize);
+                } catch (RStoreException e) {
+                    if (e.code() != ErrorCode.SERVER_UNAVAILABLE && e.code() != ErrorCode.TIMED_OUT) {
+                        throw e;
+                    }
+                    server.alive = false; // found dead before the heartbeat did: the next server takes the chunk
+                    continue;
+                }
                 chunk = new Chunk(server.id, grant.chunkId(), grant.key());
             }
             if (chunk != null) {
@@ -622,7 +632,15 @@ public final class Master implements MasterProtocol {
         if (!server.alive) {
             return;
         }
-        chunk.key = server.service.recycle(chunk.chunkId);
+        try {
+            chunk.key = server.service.recycle(chunk.chunkId);
+        } catch (RStoreException e) {
+            if (e.code() != ErrorCode.SERVER_UNAVAILABLE && e.code() != ErrorCode.TIMED_OUT) {
+                throw e;
+            }
+            server.alive = false; // its chunks are lost with it; the namespace lets go of this one anyway
+            return;
+        }
         server.pool.push(chunk);
     }
 
