@@ -25,10 +25,4 @@ public final class SegmentWindow {
         view.clear();
         return view.limit((int) (offset + length)).position((int) offset);
     }
-
-    /** Forgets the segment, so a closed one is not kept reachable. */
-    public void reset() {
-        of = null;
-        view = null;
-    }
 }

@@ -89,10 +89,6 @@ public final class ShmChunkFiles implements AutoCloseable {
         return ShmLayout.location(directory);
     }
 
-    public Path directory() {
-        return directory;
-    }
-
     /** A new zero-filled chunk file of {@code bytes}, mapped in {@code arena}; name it with {@link #publish}. */
     public ChunkFile create(Arena arena, long bytes) {
         byte[] name = new byte[8];

@@ -12,7 +12,6 @@ import java.nio.ByteOrder;
  */
 public final class ChunkResolver {
     static final int REQUEST = 8;
-    static final int ANSWER = 24;
 
     /** The server's side: the registered memory of a chunk, or an error status. */
     @FunctionalInterface

@@ -135,7 +135,7 @@ final class DisniDevice implements RdmaDevice {
         }
         try {
             IbvMr mr = domain.regMr(memory.address(), (int) memory.byteSize(), ACCESS).execute().free().getMr();
-            return new MemoryRegion(mr.getAddr(), mr.getLength(), mr.getLkey(), mr.getRkey(), mr);
+            return new MemoryRegion(mr.getAddr(), mr.getLength(), mr.getRkey(), mr);
         } catch (IOException e) {
             throw ErrorCode.OUT_OF_MEMORY.exception("the RDMA device would not register " + memory.byteSize() + " bytes: " + e.getMessage()
                     + " (is the locked-memory limit high enough? ulimit -l; docs/rdma.md)");

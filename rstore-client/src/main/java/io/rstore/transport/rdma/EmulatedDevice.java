@@ -51,7 +51,7 @@ public final class EmulatedDevice implements RdmaDevice {
         do {
             rkey = random.nextInt();
         } while (rkey == 0 || regions.putIfAbsent(rkey, memory) != null);
-        return new MemoryRegion(memory.address(), memory.byteSize(), rkey, rkey, null);
+        return new MemoryRegion(memory.address(), memory.byteSize(), rkey, null);
     }
 
     @Override
