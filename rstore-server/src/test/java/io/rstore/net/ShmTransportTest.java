@@ -108,7 +108,8 @@ class ShmTransportTest {
                 assertFalse(after.contains(file), "the released chunk's file is gone: " + file);
             }
             for (Path file : after) {
-                assertEquals(0, Files.size(file) == CHUNK ? firstLong(file) : -1, "a pooled chunk is a fresh, zeroed file");
+                assertEquals(CHUNK, Files.size(file), "a pooled chunk keeps its size");
+                assertEquals(0, firstLong(file), "a pooled chunk is a fresh, zeroed file");
             }
         }
         assertEquals(List.of(), serverDirectories(), "servers remove their directories when they stop");
