@@ -8,9 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import io.rstore.transport.rdma.RdmaDevice;
@@ -71,8 +69,7 @@ final class ServerCommand implements Callable<Integer> {
             shm = null;
         }
         InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
-        String host = advertisedHost(config, at);
-        ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, host,
+        ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, config.get(Key.SERVER_ADVERTISE),
                 config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT));
         String transports = "transports tcp"
                 + (server.shmLocation().isEmpty() ? "" : ", shm for clients on this host (chunk files in "
@@ -83,21 +80,5 @@ final class ServerCommand implements Callable<Integer> {
                 + config.port(Key.MASTER_PORT));
         Daemon.runUntilStopped(WHO, server);
         return 0;
-    }
-
-    /** The advertised host if set, else the bind address, else (bound to all) this host's name. */
-    private static String advertisedHost(RStoreConfig config, InetSocketAddress bind) {
-        String advertised = config.get(Key.SERVER_ADVERTISE);
-        if (!advertised.isEmpty()) {
-            return advertised;
-        }
-        if (!bind.getAddress().isAnyLocalAddress()) {
-            return bind.getAddress().getHostAddress();
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("this host has no resolvable name (" + e.getMessage() + "); set rstore.server.advertise or --advertise");
-        }
     }
 }

@@ -32,7 +32,7 @@ public final class MasterNode implements AutoCloseable {
         int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
         this.master = new Master(chunkSizeBytes, (address, token) -> {
             TcpAddress at = TcpAddress.parse(address);
-            TcpCallConnection connection = TcpCallConnection.toServer(at.host().isEmpty() ? "127.0.0.1" : at.host(), at.port(), callTimeout, secret);
+            TcpCallConnection connection = TcpCallConnection.toServer(at.host(), at.port(), callTimeout, secret);
             try {
                 RemoteChunkService service = new RemoteChunkService(connection, token);
                 log.accept("memory server at " + address + " joined with " + io.rstore.bench.Units.bytes(service.capacityBytes()));

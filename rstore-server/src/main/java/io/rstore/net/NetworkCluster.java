@@ -25,11 +25,9 @@ public final class NetworkCluster implements AutoCloseable {
         this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
                 RdmaEnvironment.open(rdmaDevice, settings.operationTimeoutMs()), 0, line -> { });
         try {
-            // a server bound to every interface is reached at the master's host (empty host); else at its bind address
-            String advertise = bind.getAddress().isAnyLocalAddress() ? "" : bind.getAddress().getHostAddress();
             String masterHost = bind.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bind.getAddress().getHostAddress();
             for (int i = 0; i < settings.memoryServers(); i++) {
-                servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), advertise,
+                servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), "",
                         settings.serverCapacityBytes(), shmDirectory, RdmaEnvironment.open(rdmaDevice, settings.operationTimeoutMs()), 0,
                         settings.clusterSecret(),
                         settings.operationTimeoutMs()));

@@ -9,7 +9,9 @@ import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.tcp.TcpCallConnection;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -39,10 +41,11 @@ public final class ServerNode implements AutoCloseable {
             memory.close(); // its shm directory, if any, goes too
             throw e;
         }
-        this.address = new TcpAddress(advertiseHost, tcp.port()).toString();
+        String host = advertiseHost == null || advertiseHost.isEmpty() ? reachableHost(bind) : advertiseHost;
+        this.address = new TcpAddress(host, tcp.port()).toString();
         try (RemoteMaster master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret))) {
-            if (rdma != null) { // an empty host means the master's; an RDMA address names one, so loopback when the master is local
-                memory.enableRdma(rdma, new InetSocketAddress(bind.getAddress(), rdmaPort), advertiseHost.isEmpty() ? "127.0.0.1" : advertiseHost);
+            if (rdma != null) {
+                memory.enableRdma(rdma, new InetSocketAddress(bind.getAddress(), rdmaPort), host);
             }
             this.id = master.registerServer(address, memory.shmLocation(), memory.rdmaAddress(), capacityBytes, token);
         } catch (RuntimeException e) {
@@ -53,7 +56,7 @@ public final class ServerNode implements AutoCloseable {
 
     /**
      * Listens on {@code bind} (port 0: any free port) and registers with the master as
-     * reachable at {@code advertiseHost} (empty: the master's own host). With
+     * reachable at {@code advertiseHost} (empty: {@link #reachableHost}). With
      * {@code shmDirectory} (else null) its chunks are files there, which clients on this
      * host map directly; with {@code rdma} (else null) they are registered on that device,
      * whose listener takes {@code rdmaPort} (0: any free port).
@@ -65,6 +68,19 @@ public final class ServerNode implements AutoCloseable {
                     (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
+        }
+    }
+
+    /** Where others reach a server bound to {@code bind}: the bind address, or this host's name when bound to all. */
+    public static String reachableHost(InetSocketAddress bind) {
+        if (!bind.getAddress().isAnyLocalAddress()) {
+            return bind.getAddress().getHostAddress();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("this host has no resolvable name (" + e.getMessage()
+                    + "); set rstore.server.advertise (--advertise) to the address others reach it at");
         }
     }
 

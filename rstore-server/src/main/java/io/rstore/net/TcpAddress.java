@@ -2,7 +2,7 @@ package io.rstore.net;
 
 import io.rstore.ErrorCode;
 
-/** A memory server's data address, {@code rstore+tcp://HOST:PORT[/ID]}; an empty HOST is the master's host. */
+/** A memory server's data address, {@code rstore+tcp://HOST:PORT[/ID]}. */
 record TcpAddress(String host, int port) {
     static final String SCHEME = "rstore+tcp://";
 
@@ -14,8 +14,11 @@ record TcpAddress(String host, int port) {
         int slash = rest.indexOf('/');
         String hostPort = slash < 0 ? rest : rest.substring(0, slash);
         int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("'" + address + "' names no host and port (" + SCHEME + "HOST:PORT)");
+        }
         try {
-            return new TcpAddress(colon < 0 ? hostPort : hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+            return new TcpAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("'" + address + "' has no valid port (" + SCHEME + "HOST:PORT)");
         }

@@ -38,7 +38,7 @@ public final class TcpClusterProvider implements ClusterProvider {
         TcpCallConnection master = TcpCallConnection.toMaster(host, port, timeout, settings.clusterSecret());
         try {
             String canonical = uri.getScheme() + "://" + host + ":" + port;
-            TcpTransport tcp = new TcpTransport(host, settings.operationTimeoutMs(), settings.clusterSecret());
+            TcpTransport tcp = new TcpTransport(settings.operationTimeoutMs(), settings.clusterSecret());
             Transport transport = switch (uri.getScheme()) {
                 case "rstore+tcp" -> tcp;
                 case "rstore+shm" -> new ShmTransport();

@@ -7,16 +7,13 @@ import io.rstore.transport.Transport;
 
 /**
  * One-sided operations over TCP: a connection per memory server, served by the process
- * hosting it. Server addresses look like {@code rstore+tcp://HOST:PORT/ID}; an empty host
- * means the master's.
+ * hosting it. Server addresses look like {@code rstore+tcp://HOST:PORT/ID}.
  */
 public final class TcpTransport implements Transport {
-    private final String masterHost;
     private final long timeoutMs;
     private final String secret;
 
-    public TcpTransport(String masterHost, long timeoutMs, String secret) {
-        this.masterHost = masterHost;
+    public TcpTransport(long timeoutMs, String secret) {
         this.timeoutMs = timeoutMs;
         this.secret = secret;
     }
@@ -33,7 +30,7 @@ public final class TcpTransport implements Transport {
         String address = server.address();
         int slash = address.indexOf('/', prefix.length());
         int colon = address.lastIndexOf(':', slash);
-        if (!address.startsWith(prefix) || slash < 0 || colon < prefix.length()) {
+        if (!address.startsWith(prefix) || slash < 0 || colon <= prefix.length()) {
             throw ErrorCode.UNSUPPORTED.exception("memory server " + server.id() + " has address '" + address
                     + "', not rstore+tcp://HOST:PORT/ID; is it served by another transport?");
         }
@@ -41,7 +38,7 @@ public final class TcpTransport implements Transport {
         try {
             int port = Integer.parseInt(address.substring(colon + 1, slash));
             int id = Integer.parseInt(address.substring(slash + 1));
-            return new TcpEndpoint(host.isEmpty() ? masterHost : host, port, id, timeoutMs, secret);
+            return new TcpEndpoint(host, port, id, timeoutMs, secret);
         } catch (NumberFormatException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("memory server address '" + address + "' has no valid port and id");
         }
