@@ -2,6 +2,7 @@ package io.carafe.cli;
 
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
 import picocli.CommandLine.Option;
 
@@ -34,7 +35,7 @@ final class ClusterOptions {
         RStoreSettings settings = RStoreSettings.defaults()
                 .withClusterName("carafe")
                 .withMemoryServers(memoryServers)
-                .withChunkSizeBytes(io.rstore.bench.Units.parseBytes(chunkSize))
+                .withChunkSizeBytes(Units.parseBytes(chunkSize))
                 .withServerCapacityBytes(64L << 30)
                 .withClusterSecret(io.rstore.cli.Secrets.fromEnvironment()); // worker processes inherit it
         if (cluster != null) {

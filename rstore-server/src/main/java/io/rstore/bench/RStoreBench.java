@@ -11,6 +11,7 @@ import io.rstore.Namespace;
 import io.rstore.RAddress;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.config.Units;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.bench.RStoreBench;
-import io.rstore.bench.Units;
+import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -2,7 +2,7 @@ package io.rstore.cli;
 
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
-import io.rstore.bench.Units;
+import io.rstore.config.Units;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Command;

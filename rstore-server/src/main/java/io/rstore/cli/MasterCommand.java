@@ -1,6 +1,6 @@
 package io.rstore.cli;
 
-import io.rstore.bench.Units;
+import io.rstore.config.Units;
 import io.rstore.config.RStoreConfig;
 import io.rstore.config.RStoreConfig.Key;
 import io.rstore.net.MasterNode;

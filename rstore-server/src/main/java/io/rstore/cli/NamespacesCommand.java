@@ -1,7 +1,7 @@
 package io.rstore.cli;
 
 import io.rstore.RStore;
-import io.rstore.bench.Units;
+import io.rstore.config.Units;
 import io.rstore.protocol.NamespaceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,7 +1,7 @@
 package io.rstore.cli;
 
 import io.rstore.RStoreSettings;
-import io.rstore.bench.Units;
+import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

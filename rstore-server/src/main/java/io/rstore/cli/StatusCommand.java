@@ -1,7 +1,7 @@
 package io.rstore.cli;
 
 import io.rstore.RStore;
-import io.rstore.bench.Units;
+import io.rstore.config.Units;
 import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.ServerInfo;

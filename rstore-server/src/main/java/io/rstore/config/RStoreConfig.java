@@ -1,6 +1,5 @@
 package io.rstore.config;
 
-import io.rstore.bench.Units;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

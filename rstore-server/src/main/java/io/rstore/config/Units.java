@@ -1,4 +1,4 @@
-package io.rstore.bench;
+package io.rstore.config;
 
 /** Human-readable sizes, and parsing of sizes such as {@code 64MiB}. */
 public final class Units {

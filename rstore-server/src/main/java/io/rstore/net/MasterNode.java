@@ -1,6 +1,7 @@
 package io.rstore.net;
 
 import io.rstore.ErrorCode;
+import io.rstore.config.Units;
 import io.rstore.master.Master;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.protocol.wire.MasterService;
@@ -35,7 +36,7 @@ public final class MasterNode implements AutoCloseable {
             TcpCallConnection connection = TcpCallConnection.toServer(at.host(), at.port(), callTimeout, secret);
             try {
                 RemoteChunkService service = new RemoteChunkService(connection, token);
-                log.accept("memory server at " + address + " joined with " + io.rstore.bench.Units.bytes(service.capacityBytes()));
+                log.accept("memory server at " + address + " joined with " + Units.bytes(service.capacityBytes()));
                 return service;
             } catch (RuntimeException e) {
                 connection.close();
