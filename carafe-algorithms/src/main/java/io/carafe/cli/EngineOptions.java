@@ -1,5 +1,6 @@
 package io.carafe.cli;
 
+import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelJob;
 import picocli.CommandLine.Option;
 
@@ -14,6 +15,11 @@ final class EngineOptions {
     @Option(names = "--partition-weights", paramLabel = "A,B", defaultValue = "1,1", split = ",",
             description = "vertex weight a + b·degree for partitioning (default: ${DEFAULT-VALUE})")
     double[] partitionWeights;
+
+    @Option(names = "--messaging", defaultValue = "auto", paramLabel = "auto|push|gather",
+            description = "push: a message per edge, combined by the sender; gather: a value per vertex, combined along in-edges by the"
+                    + " receiver (PageRank); auto: gather when the program allows it (default: ${DEFAULT-VALUE})")
+    String messaging;
 
     @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")
     long superstepTimeoutSeconds;
@@ -46,6 +52,12 @@ final class EngineOptions {
         if (superstepTimeoutSeconds < 1) {
             throw new IllegalArgumentException("--superstep-timeout must be >= 1 second");
         }
-        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000);
+        Messaging mode = switch (messaging) {
+            case "auto" -> Messaging.AUTO;
+            case "push" -> Messaging.PUSH;
+            case "gather" -> Messaging.GATHER;
+            default -> throw new IllegalArgumentException("--messaging must be auto, push or gather, was " + messaging);
+        };
+        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode);
     }
 }

@@ -64,6 +64,7 @@ final class PregelRun {
         } else {
             result = PregelJob.run(rstore, graph.name(), program, options, report);
         }
+        err.printf("messaging: %s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
         double total = (System.nanoTime() - commandStart) / 1e9;
         ObjectNode summary = new ObjectMapper().createObjectNode();
         summary.put("algorithm", algorithm);
@@ -71,6 +72,7 @@ final class PregelRun {
         summary.put("vertices", graph.graph().vertexCount());
         summary.put("edges", graph.graph().edgeCount());
         summary.put("workers", options.workers());
+        summary.put("messaging", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
         ObjectNode seconds = summary.putObject("seconds");
         seconds.put("import", graph.importSeconds());
         seconds.put("load", graph.loadSeconds());

@@ -80,6 +80,7 @@ class PregelCommandsTest {
         assertEquals(4, j.get("vertices").asInt());
         assertEquals(5, j.get("edges").asInt());
         assertEquals(2, j.get("workers").asInt());
+        assertEquals("gather", j.get("messaging").asText(), "PageRank gathers unless told otherwise");
         assertEquals(5, j.get("iterations").asInt());
         assertFalse(j.get("converged").asBoolean(), "fixed iterations do not claim convergence");
         for (String s : List.of("load", "compute", "total")) {
@@ -121,17 +122,18 @@ class PregelCommandsTest {
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 4})
-    void shouldMatchPowerIterationWithWorkersInSeparateProcesses(int workers) throws IOException {
+    @org.junit.jupiter.params.provider.CsvSource({"1, gather", "2, gather", "4, gather", "2, push"})
+    void shouldMatchPowerIterationWithWorkersInSeparateProcesses(int workers, String messaging) throws IOException {
         Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
         org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
         Path wiki = shared.resolve("snap/wiki-Vote.txt");
         Run r = run(true, "pagerank", "-g", wiki.toString(), "--workers", Integer.toString(workers), "--worker-processes",
-                "--verify", "--format", "json");
+                "--messaging", messaging, "--verify", "--format", "json");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().contains("starting " + workers + " worker processes against rstore+tcp://127.0.0.1:"), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
         assertEquals(workers, j.get("workers").asInt());
+        assertEquals(messaging, j.get("messaging").asText());
         assertTrue(j.get("verifyMaxDifference").asDouble() <= 1e-9, "largest difference " + j.get("verifyMaxDifference"));
     }
 
@@ -145,5 +147,11 @@ class PregelCommandsTest {
         Run tooMany = run("pagerank", "-g", graph().toString(), "--workers", "9");
         assertEquals(CommandLine.ExitCode.USAGE, tooMany.exit());
         assertTrue(tooMany.err().contains("cannot cut 4 vertices into 9 partitions"), tooMany.err());
+        Run sideways = run("pagerank", "-g", graph().toString(), "--messaging", "sideways");
+        assertEquals(CommandLine.ExitCode.USAGE, sideways.exit());
+        assertTrue(sideways.err().contains("--messaging must be auto, push or gather, was sideways"), sideways.err());
+        Run ssspGather = run("sssp", "-g", graph().toString(), "-r", "2", "--messaging", "gather");
+        assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
+        assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one value along every out-edge"), ssspGather.err());
     }
 }

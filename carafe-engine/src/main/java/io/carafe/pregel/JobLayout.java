@@ -15,9 +15,11 @@ import java.nio.charset.StandardCharsets;
  * 16  vertex count (long)  24  values at (long)      32 barrier at (long)
  * 40  combiner (int, -1 none)                        44 graph name length (int)
  * 48  graph name (UTF-8, up to 208 bytes)
- * 256 program spec length (int)   260 program spec (UTF-8, up to 252 bytes; empty: threads only)
+ * 256 program spec length (int)   260 program spec (UTF-8, up to 248 bytes; empty: threads only)
+ * 508 messaging (int: 0 push, 1 gather)
  * 512 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (segment address long, capacity long), row i = outbox of i
+ *     (gathering: every cell of row i names i's one broadcast segment and its slot count)
  * </pre>
  */
 public final class JobLayout {
@@ -33,7 +35,8 @@ public final class JobLayout {
     private static final int NAME_MAX = 208;
     private static final long PROGRAM_LENGTH = 256;
     private static final long PROGRAM = 260;
-    private static final int PROGRAM_MAX = 252;
+    private static final int PROGRAM_MAX = 248;
+    private static final long MESSAGING = 508;
     private static final long STARTS = 512;
 
     private JobLayout() {
@@ -62,7 +65,7 @@ public final class JobLayout {
     }
 
     public static void writeHeader(MemorySegment s, int partitions, int aggregators, long vertices, long valuesAt, long barrierAt,
-                                   Combiner combiner, String graph, String program, int[] starts) {
+                                   Combiner combiner, Messaging messaging, String graph, String program, int[] starts) {
         byte[] name = graph.getBytes(StandardCharsets.UTF_8);
         if (name.length > NAME_MAX) {
             throw new IllegalArgumentException("graph name too long for a job directory: " + graph);
@@ -80,6 +83,7 @@ public final class JobLayout {
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, VALUES, valuesAt);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, BARRIER, barrierAt);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, COMBINER, combiner == null ? -1 : combiner.ordinal());
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING, messaging == Messaging.GATHER ? 1 : 0);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, NAME_LENGTH, name.length);
         MemorySegment.copy(name, 0, s, ValueLayout.JAVA_BYTE, NAME, name.length);
         for (int p = 0; p <= partitions; p++) {
@@ -114,6 +118,11 @@ public final class JobLayout {
     public static Combiner combiner(MemorySegment s) {
         int ordinal = s.get(ValueLayout.JAVA_INT_UNALIGNED, COMBINER);
         return ordinal < 0 ? null : Combiner.values()[ordinal];
+    }
+
+    /** PUSH or GATHER, as the coordinator resolved it for the program. */
+    public static Messaging messaging(MemorySegment s) {
+        return s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING) == 1 ? Messaging.GATHER : Messaging.PUSH;
     }
 
     public static String graph(MemorySegment s) {

@@ -25,6 +25,8 @@ import java.util.function.Function;
  * mailbox grid. Setup round: count edges into every partition, allocate its outbox row,
  * write the row into the directory. Then, each superstep: read the inbox column,
  * compute, write the outbox row and the values, report counts and aggregates, wait.
+ * When the job gathers ({@link Messaging#GATHER}), the outbox is one value per sending
+ * vertex and the inbox is combined along in-edges by {@link Gather} instead.
  * Nothing is allocated per vertex or message.
  */
 final class PartitionWorker implements Callable<Void> {
@@ -90,10 +92,12 @@ final class PartitionWorker implements Callable<Void> {
         private final long vertexCount;
         private final Partitioning partitioning;
         private final Combiner combiner;
+        private final boolean gathering;
         private final int from;
         private final int size;
 
-        private SequentialEdgeIterator scan;
+        private SequentialEdgeIterator scan; // push only: gathering needs the degrees alone
+        private Gather gather;
         private Mapping values;
         private MemorySegment valueBytes;
         private final Mapping[] inbox;
@@ -144,6 +148,7 @@ final class PartitionWorker implements Callable<Void> {
             this.vertexCount = JobLayout.vertices(dir);
             this.partitioning = new Partitioning(JobLayout.starts(dir), 0, 0);
             this.combiner = JobLayout.combiner(dir);
+            this.gathering = JobLayout.messaging(dir) == Messaging.GATHER;
             this.from = partitioning.start(index);
             this.size = partitioning.end(index) - from;
             this.inbox = new Mapping[partitions];
@@ -164,8 +169,12 @@ final class PartitionWorker implements Callable<Void> {
                 return;
             }
             String graph = JobLayout.graph(directory.segment());
-            try (GraphPartition part = GraphPartition.open(rstore, graph, from, from + size)) {
-                scan = part.scan();
+            try (GraphPartition part = gathering ? null : GraphPartition.open(rstore, graph, from, from + size)) {
+                if (gathering) {
+                    gather = Gather.build(rstore, graph, partitioning, index, combiner);
+                } else {
+                    scan = part.scan();
+                }
                 setUp();
                 barrier.finish(0);
                 if (!barrier.awaitStart(1, timeoutMs)) {
@@ -182,6 +191,9 @@ final class PartitionWorker implements Callable<Void> {
             } finally {
                 closeAll(inbox);
                 closeAll(outbox);
+                if (gather != null) {
+                    gather.close();
+                }
                 if (values != null) {
                     values.close();
                 }
@@ -190,13 +202,24 @@ final class PartitionWorker implements Callable<Void> {
 
         /** Counts this partition's edges into every partition, sizes and allocates the outbox row, publishes it. */
         private void setUp() {
+            MemorySegment dir = directory.segment();
+            if (gathering) {
+                RAddress segment = gather.allocate(job);
+                for (int j = 0; j < partitions; j++) {
+                    JobLayout.setCell(dir, partitions, index, j, segment.address(), gather.slots());
+                }
+                directory.write(JobLayout.row(partitions, index), JobLayout.rowBytes(partitions));
+                mapValues();
+                combined = new double[size];
+                hasMessage = new long[(size + 63) >>> 6];
+                return;
+            }
             long[] edgesInto = new long[partitions];
             for (int v; (v = scan.nextVertex()) >= 0; ) {
                 for (int t; (t = scan.nextInt()) >= 0; ) {
                     edgesInto[partitioning.partitionOf(t)]++;
                 }
             }
-            MemorySegment dir = directory.segment();
             for (int j = 0; j < partitions; j++) {
                 long targets = partitioning.end(j) - partitioning.start(j);
                 outCapacity[j] = combiner == null ? edgesInto[j] : Math.min(edgesInto[j], targets);
@@ -208,8 +231,7 @@ final class PartitionWorker implements Callable<Void> {
                 JobLayout.setCell(dir, partitions, index, j, segment.address(), outCapacity[j]);
             }
             directory.write(JobLayout.row(partitions, index), JobLayout.rowBytes(partitions));
-            values = job.raddress(JobLayout.valuesAt(dir)).map(8L * from, Math.max(8L * size, 8), MapFlags.NONE);
-            valueBytes = values.segment();
+            mapValues();
             if (combiner != null) {
                 combined = new double[size];
                 hasMessage = new long[(size + 63) >>> 6];
@@ -223,10 +245,21 @@ final class PartitionWorker implements Callable<Void> {
             }
         }
 
+        private void mapValues() {
+            values = job.raddress(JobLayout.valuesAt(directory.segment())).map(8L * from, Math.max(8L * size, 8), MapFlags.NONE);
+            valueBytes = values.segment();
+        }
+
         /** Maps the inbox column, now that every worker has published its row. */
         private void joinInbox() {
             directory.read();
             MemorySegment dir = directory.segment();
+            if (gathering) {
+                for (int j = 0; j < partitions; j++) {
+                    gather.join(job, j, JobLayout.cellAddress(dir, partitions, j, index), JobLayout.cellCapacity(dir, partitions, j, index));
+                }
+                return;
+            }
             long total = 0;
             for (int j = 0; j < partitions; j++) {
                 inCapacity[j] = JobLayout.cellCapacity(dir, partitions, j, index);
@@ -264,12 +297,19 @@ final class PartitionWorker implements Callable<Void> {
             }
             Arrays.fill(outCount, 0);
             messagesSent = 0;
-            readInbox();
+            if (gathering) {
+                gather.gather(superstep, combined, hasMessage);
+                gather.startStep(superstep);
+            } else {
+                readInbox();
+                scan.restart();
+            }
             long active = 0;
-            scan.restart();
-            for (int v; (v = scan.nextVertex()) >= 0; ) {
-                vertex = v;
-                local = v - from;
+            for (local = 0; local < size; local++) {
+                vertex = from + local;
+                if (scan != null) {
+                    scan.nextVertex();
+                }
                 boolean message = hasMessages();
                 boolean wasHalted = (halted[local >>> 6] & (1L << local)) != 0;
                 if (superstep == 0 || message || !wasHalted) {
@@ -281,7 +321,11 @@ final class PartitionWorker implements Callable<Void> {
                     }
                 }
             }
-            writeOutbox();
+            if (gathering) {
+                gather.publish(superstep);
+            } else {
+                writeOutbox();
+            }
             values.write();
             MemorySegment area = barrier.area();
             BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
@@ -454,7 +498,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public int outDegree() {
-            return scan.degree();
+            return gathering ? gather.degree(local) : scan.degree();
         }
 
         @Override
@@ -502,6 +546,10 @@ final class PartitionWorker implements Callable<Void> {
         @Override
         public void sendToNeighbours(double value) {
             startSending();
+            if (gathering) {
+                messagesSent += gather.send(superstep, local, value);
+                return;
+            }
             for (int t; (t = scan.nextInt()) >= 0; ) {
                 deliver(t, value);
             }
@@ -509,6 +557,10 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToNeighboursPlusWeight(double value) {
+            if (gathering) {
+                throw new IllegalStateException("this job gathers, which moves one value per vertex: a program that adds edge weights"
+                        + " must not declare broadcastsToNeighbours()");
+            }
             startSending();
             for (int t; (t = scan.nextInt()) >= 0; ) {
                 deliver(t, value + scan.weight());

@@ -41,9 +41,12 @@ public final class PregelJob {
      * @param edgeWeight        b
      * @param maxSupersteps     bound on supersteps
      * @param superstepTimeoutMs bound on any one superstep (and on setup)
+     * @param messaging         how messages travel (AUTO: gather when the program allows it)
      */
-    public record Options(int workers, double vertexWeight, double edgeWeight, long maxSupersteps, long superstepTimeoutMs) {
+    public record Options(int workers, double vertexWeight, double edgeWeight, long maxSupersteps, long superstepTimeoutMs,
+                          Messaging messaging) {
         public Options {
+            java.util.Objects.requireNonNull(messaging, "messaging");
             if (workers < 1 || workers > 1024) {
                 throw new IllegalArgumentException("--workers must be 1..1024, was " + workers);
             }
@@ -56,11 +59,15 @@ public final class PregelJob {
         }
 
         public static Options defaults(int workers) {
-            return new Options(workers, 1, 1, 10_000, 600_000);
+            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO);
         }
 
         public Options withMaxSupersteps(long n) {
-            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs);
+            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging);
+        }
+
+        public Options withMessaging(Messaging m) {
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m);
         }
     }
 
@@ -70,7 +77,7 @@ public final class PregelJob {
 
     /** The outcome: every vertex's value and the supersteps run. */
     public record Result(double[] values, List<Superstep> supersteps, boolean stoppedByMaster, Partitioning partitioning,
-                         double setupSeconds, double computeSeconds) {
+                         Messaging messaging, double setupSeconds, double computeSeconds) {
     }
 
     private PregelJob() {
@@ -96,6 +103,7 @@ public final class PregelJob {
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter) {
         long setupStart = System.nanoTime();
+        Messaging messaging = options.messaging().resolve(program);
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
@@ -110,7 +118,7 @@ public final class PregelJob {
             RAddress barrierSegment = job.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
                 JobLayout.writeHeader(directory.segment(), partitions, aggregators, header.vertexCount(), valuesSegment.address(),
-                        barrierSegment.address(), program.combiner(), graph, program.spec(), partitioning.starts());
+                        barrierSegment.address(), program.combiner(), messaging, graph, program.spec(), partitioning.starts());
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {
@@ -126,7 +134,7 @@ public final class PregelJob {
                 }
                 awaitWorkers(workers, options);
                 double[] values = readValues(valuesSegment, header.vertexCount());
-                return new Result(values, drive.supersteps, drive.stoppedByMaster, partitioning, drive.setupSeconds,
+                return new Result(values, drive.supersteps, drive.stoppedByMaster, partitioning, messaging, drive.setupSeconds,
                         (System.nanoTime() - drive.computeStart) / 1e9);
             }
         } finally {

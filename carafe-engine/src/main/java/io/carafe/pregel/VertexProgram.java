@@ -17,6 +17,17 @@ public interface VertexProgram {
         return null;
     }
 
+    /**
+     * True when every message this program sends is {@link Context#sendToNeighbours} (one
+     * value along every out-edge) and it has a {@link #combiner()}: one value per sending
+     * vertex then stands for all its messages, and the engine may move those and let each
+     * receiver combine along its in-edges ({@link Messaging#GATHER}). Such a program must
+     * not call {@link Context#sendToNeighboursPlusWeight}.
+     */
+    default boolean broadcastsToNeighbours() {
+        return false;
+    }
+
     /** Number of global sum aggregators. */
     default int aggregators() {
         return 0;

@@ -69,6 +69,11 @@ public final class PageRank implements VertexProgram {
     }
 
     @Override
+    public boolean broadcastsToNeighbours() {
+        return true;
+    }
+
+    @Override
     public String spec() {
         return "pagerank damping=" + damping + " iterations=" + iterations + " tolerance=" + tolerance
                 + " dangling=" + (dropDangling ? "drop" : "spread");

@@ -9,12 +9,15 @@ import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
+import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
@@ -40,6 +43,12 @@ class PregelTest extends GraphTestBase {
         return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
     }
 
+    private PregelJob.Result run(String graph, VertexProgram program, int workers, Messaging messaging) {
+        PregelJob.Result r = PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers).withMessaging(messaging), null);
+        assertEquals(messaging, r.messaging());
+        return r;
+    }
+
     private static Map<Long, String> expected(Path file) throws IOException {
         Map<Long, String> values = new HashMap<>();
         for (String line : Files.readAllLines(file)) {
@@ -61,7 +70,8 @@ class PregelTest extends GraphTestBase {
                 int n = (int) g.header().vertexCount();
                 long source = kind.equals("directed") ? 1 : 2;
                 int sourceId = Verifier.vertexId(g, source);
-                double[] pr = run(name, new PageRank(0.85, 2, 0, false), workers).values();
+                double[] pr = run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.GATHER).values();
+                double[] prPushed = run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.PUSH).values();
                 double[] bfs = run(name, new ShortestPaths(sourceId, true), workers).values();
                 double[] sssp = run(name, new ShortestPaths(sourceId, false), workers).values();
                 Map<Long, String> wantPr = expected(base.resolve("example-" + kind + "-PR"));
@@ -70,7 +80,8 @@ class PregelTest extends GraphTestBase {
                 for (int v = 0; v < n; v++) {
                     long id = VertexLayout.originalId(g.vertices(), v);
                     String at = kind + " vertex " + id + " with " + workers + " workers";
-                    assertEquals(Double.parseDouble(wantPr.get(id)), pr[v], 1e-12, "PageRank of " + at);
+                    assertEquals(Double.parseDouble(wantPr.get(id)), pr[v], 1e-12, "PageRank (gathered) of " + at);
+                    assertEquals(Double.parseDouble(wantPr.get(id)), prPushed[v], 1e-12, "PageRank (pushed) of " + at);
                     long level = Long.parseLong(wantBfs.get(id));
                     assertEquals(level == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : level, bfs[v], "BFS of " + at);
                     assertEquals(Double.parseDouble(wantSssp.get(id)), sssp[v], 1e-12, "SSSP of " + at);
@@ -90,11 +101,11 @@ class PregelTest extends GraphTestBase {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4})
-    void shouldMatchPowerIterationOnARealGraph(int workers) {
-        String name = "wiki-" + workers;
+    @CsvSource({"1, GATHER", "2, GATHER", "4, GATHER", "1, PUSH", "2, PUSH", "4, PUSH"})
+    void shouldMatchPowerIterationOnARealGraph(int workers, Messaging messaging) {
+        String name = "wiki-" + workers + "-" + messaging;
         try (GraphFile g = load(name, shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
-            PregelJob.Result r = run(name, new PageRank(0.85, 20, 0, false), workers);
+            PregelJob.Result r = run(name, new PageRank(0.85, 20, 0, false), workers, messaging);
             double[] want = PowerIteration.pageRank(g, 0.85, 20, false);
             for (int v = 0; v < want.length; v++) {
                 assertEquals(want[v], r.values()[v], 1e-9, "vertex " + v);
@@ -142,6 +153,83 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /**
+     * Gathering when only some vertices send: slots that sent nothing must neither count
+     * as messages nor leak last superstep's values. Vertices divisible by 3 send their id
+     * in superstep 0, those divisible by 5 their id + 0.5 in superstep 1; each vertex
+     * records the minimum it got each time (-1 for none).
+     */
+    static final class SomeSend implements VertexProgram {
+        @Override
+        public void compute(Context ctx) {
+            int v = ctx.vertex();
+            double got = ctx.hasMessages() ? ctx.message() : -1;
+            if (ctx.superstep() == 0) {
+                if (v % 3 == 0) {
+                    ctx.sendToNeighbours(v);
+                }
+            } else if (ctx.superstep() == 1) {
+                ctx.setValue(got * 1e7);
+                if (v % 5 == 0) {
+                    ctx.sendToNeighbours(v + 0.5);
+                }
+            } else {
+                ctx.setValue(ctx.value() + got);
+                ctx.voteToHalt();
+            }
+        }
+
+        @Override
+        public Combiner combiner() {
+            return Combiner.MIN;
+        }
+
+        @Override
+        public boolean broadcastsToNeighbours() {
+            return true;
+        }
+    }
+
+    @Test
+    void shouldGatherOnlyWhatWasSent() {
+        try (GraphFile g = load("wiki-some", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            double[] first = new double[n];
+            double[] second = new double[n];
+            java.util.Arrays.fill(first, Double.POSITIVE_INFINITY);
+            java.util.Arrays.fill(second, Double.POSITIVE_INFINITY);
+            for (int s = 0; s < n; s++) {
+                long begin = VertexLayout.firstEdge(g.vertices(), s);
+                for (long e = begin; e < begin + VertexLayout.degree(g.vertices(), s); e++) {
+                    int t = io.carafe.graph.EdgeLayout.target(g.edges(), e);
+                    if (s % 3 == 0) {
+                        first[t] = Math.min(first[t], s);
+                    }
+                    if (s % 5 == 0) {
+                        second[t] = Math.min(second[t], s + 0.5);
+                    }
+                }
+            }
+            double[] want = new double[n];
+            for (int v = 0; v < n; v++) {
+                want[v] = (first[v] == Double.POSITIVE_INFINITY ? -1 : first[v]) * 1e7 + (second[v] == Double.POSITIVE_INFINITY ? -1 : second[v]);
+            }
+            assertArrayEquals(want, run("wiki-some", new SomeSend(), 3, Messaging.GATHER).values());
+            assertArrayEquals(want, run("wiki-some", new SomeSend(), 3, Messaging.PUSH).values());
+            assertEquals(Messaging.GATHER, run("wiki-some", new SomeSend(), 2).messaging(), "auto gathers when the program allows it");
+        }
+    }
+
+    @Test
+    void shouldRefuseToGatherForAProgramThatCannot() {
+        try (GraphFile g = load("eu-push", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> run("eu-push", new ShortestPaths(0, false), 2, Messaging.GATHER));
+            assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one value along every out-edge"), e.getMessage());
+            assertEquals(Messaging.PUSH, run("eu-push", new ShortestPaths(0, false), 2).messaging(), "auto pushes for such a program");
+        }
+    }
+
     /** Vertices 3..12 have no edges, so with 4 workers some partitions have none at all. */
     @Test
     void shouldHandlePartitionsWithoutEdges() throws IOException {
@@ -154,9 +242,11 @@ class PregelTest extends GraphTestBase {
         }
         Files.writeString(vertices, ids.toString());
         try (GraphFile g = load("sparse", edges, ImportOptions.defaults().withVerticesFile(vertices))) {
-            PregelJob.Result r = run("sparse", new PageRank(0.85, 10, 0, false), 4);
-            assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), r.values(), 1e-12);
-            assertEquals(4, r.partitioning().partitions());
+            for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.PUSH}) {
+                PregelJob.Result r = run("sparse", new PageRank(0.85, 10, 0, false), 4, messaging);
+                assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), r.values(), 1e-12, messaging.name());
+                assertEquals(4, r.partitioning().partitions());
+            }
         }
     }
 
