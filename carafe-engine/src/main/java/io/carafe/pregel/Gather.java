@@ -107,14 +107,7 @@ final class Gather implements AutoCloseable {
             int[] blockFill = new int[blocks + 1];
             try (GraphPartition part = GraphPartition.open(rstore, graph, start, partitioning.end(j))) {
                 SequentialEdgeIterator scan = part.scan();
-                for (int v; (v = scan.nextVertex()) >= 0; ) {
-                    slotOf[v - start] = scan.degree();
-                    for (int t; (t = scan.nextInt()) >= 0; ) {
-                        if (Integer.compareUnsigned(t - from, size) < 0) {
-                            blockFill[((t - from) >>> BLOCK_SHIFT) + 1]++;
-                        }
-                    }
-                }
+                countIntoBlocks(scan, start, from, size, slotOf, blockFill);
                 if (j == index) {
                     System.arraycopy(slotOf, 0, degree, 0, size);
                 }
@@ -135,15 +128,7 @@ final class Gather implements AutoCloseable {
                 }
                 pairs[j] = new long[(int) count];
                 scan.restart();
-                for (int v; (v = scan.nextVertex()) >= 0; ) {
-                    long slot = slotOf[v - start] & 0xFFFF_FFFFL;
-                    for (int t; (t = scan.nextInt()) >= 0; ) {
-                        int u = t - from;
-                        if (Integer.compareUnsigned(u, size) < 0) {
-                            pairs[j][blockFill[u >>> BLOCK_SHIFT]++] = (long) u << 32 | slot;
-                        }
-                    }
-                }
+                appendPairs(scan, start, from, size, slotOf, blockFill, pairs[j]);
             }
             if (j == index) {
                 for (int u = 0; u < size; u++) {
@@ -170,6 +155,35 @@ final class Gather implements AutoCloseable {
             pairs[j] = null;
         }
         return new Gather(partitioning, index, combiner, slots, base, mySlot, degree, inStart, inSource);
+    }
+
+    /**
+     * First scan of a partition starting at {@code start}: its degrees, and the number of its
+     * edges into each block of this worker's vertices {@code [from, from + size)} (block b's
+     * count at b + 1). Loops of their own, so the JIT compiles them as loops.
+     */
+    private static void countIntoBlocks(SequentialEdgeIterator scan, int start, int from, int size, int[] degrees, int[] blockFill) {
+        for (int v; (v = scan.nextVertex()) >= 0; ) {
+            degrees[v - start] = scan.degree();
+            for (int t; (t = scan.nextInt()) >= 0; ) {
+                if (Integer.compareUnsigned(t - from, size) < 0) {
+                    blockFill[((t - from) >>> BLOCK_SHIFT) + 1]++;
+                }
+            }
+        }
+    }
+
+    /** Second scan: (local vertex, source slot) pairs, appended at their block's cursor. */
+    private static void appendPairs(SequentialEdgeIterator scan, int start, int from, int size, int[] slotOf, int[] blockFill, long[] pairs) {
+        for (int v; (v = scan.nextVertex()) >= 0; ) {
+            long slot = slotOf[v - start] & 0xFFFF_FFFFL;
+            for (int t; (t = scan.nextInt()) >= 0; ) {
+                int u = t - from;
+                if (Integer.compareUnsigned(u, size) < 0) {
+                    pairs[blockFill[u >>> BLOCK_SHIFT]++] = (long) u << 32 | slot;
+                }
+            }
+        }
     }
 
     /**
