@@ -67,6 +67,22 @@ class CarafeCliTest {
     }
 
     @Test
+    void shouldBenchImportLoadDijkstraAndReload() throws IOException {
+        Run r = run("bench", "-g", graph().toString(), "--weight-column", "3", "--sources", "2", "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        var j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals(5, j.get("edges").asLong());
+        assertTrue(j.at("/import/textBytes").asLong() > 0 && j.at("/import/parseSeconds").asDouble() > 0, r.out());
+        long graphBytes = j.at("/cacheLoad/graphBytes").asLong();
+        assertEquals(5 * 32 + 5 * 4 + 5 * 8, graphBytes, "records, targets and weights of 5 vertices and 5 edges");
+        assertTrue(j.at("/cacheLoad/GBps").asDouble() > 0 && j.at("/cacheReload/GBps").asDouble() > 0, r.out());
+        assertEquals(2, j.get("dijkstra").size());
+        Run table = run("bench", "-g", graph().toString(), "--sources", "1");
+        assertEquals(0, table.exit(), table.err());
+        assertTrue(table.out().contains("cache -> RStore again, after deleting the graph"), table.out());
+    }
+
+    @Test
     void shouldPrintBfsLevelsAndWriteDepths() throws IOException {
         Path out = dir.resolve("b.tsv");
         Run r = run("bfs", "-g", graph().toString(), "-r", "1", "-t", "6", "-o", out.toString(), "--verify");
