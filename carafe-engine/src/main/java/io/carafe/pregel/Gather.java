@@ -321,41 +321,31 @@ final class Gather implements AutoCloseable {
     }
 
     /**
-     * The hot loop: one random load per in-edge. A loop per combiner, so each is a plain
-     * loop the JIT can unroll (slots that sent nothing hold the identity).
+     * The hot loop: one random load per in-edge (slots that sent nothing hold the
+     * identity). SUM, PageRank's combiner, has a loop of its own with the addition in
+     * line, which the JIT unrolls; MIN and MAX go through the combiner.
      */
     private void combineAll(double[] combined) {
         int[] start = inStart;
         int[] source = inSource;
         double[] values = gathered;
-        switch (combiner) {
-            case SUM -> {
-                for (int u = 0; u < size; u++) {
-                    double acc = 0;
-                    for (int e = start[u], end = start[u + 1]; e < end; e++) {
-                        acc += values[source[e]];
-                    }
-                    combined[u] = acc;
+        if (combiner == Combiner.SUM) {
+            for (int u = 0; u < size; u++) {
+                double acc = 0;
+                for (int e = start[u], end = start[u + 1]; e < end; e++) {
+                    acc += values[source[e]];
                 }
+                combined[u] = acc;
             }
-            case MIN -> {
-                for (int u = 0; u < size; u++) {
-                    double acc = Double.POSITIVE_INFINITY;
-                    for (int e = start[u], end = start[u + 1]; e < end; e++) {
-                        acc = Math.min(acc, values[source[e]]);
-                    }
-                    combined[u] = acc;
-                }
+            return;
+        }
+        Combiner c = combiner;
+        for (int u = 0; u < size; u++) {
+            double acc = c.identity();
+            for (int e = start[u], end = start[u + 1]; e < end; e++) {
+                acc = c.combine(acc, values[source[e]]);
             }
-            case MAX -> {
-                for (int u = 0; u < size; u++) {
-                    double acc = Double.NEGATIVE_INFINITY;
-                    for (int e = start[u], end = start[u + 1]; e < end; e++) {
-                        acc = Math.max(acc, values[source[e]]);
-                    }
-                    combined[u] = acc;
-                }
-            }
+            combined[u] = acc;
         }
     }
 

@@ -220,6 +220,50 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /** Every vertex with out-edges sends its id once; each vertex keeps the largest id that reached it (-1 for none). */
+    static final class LargestInNeighbour implements VertexProgram {
+        @Override
+        public void compute(Context ctx) {
+            if (ctx.superstep() == 0) {
+                ctx.setValue(-1);
+                if (ctx.outDegree() > 0) {
+                    ctx.sendToNeighbours(ctx.vertex());
+                }
+            } else if (ctx.hasMessages()) {
+                ctx.setValue(ctx.message());
+            }
+            ctx.voteToHalt();
+        }
+
+        @Override
+        public Combiner combiner() {
+            return Combiner.MAX;
+        }
+
+        @Override
+        public boolean broadcastsToNeighbours() {
+            return true;
+        }
+    }
+
+    @Test
+    void shouldGatherWithAMaxCombinerWhenEverySlotSent() {
+        try (GraphFile g = load("wiki-max", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            double[] want = new double[n];
+            java.util.Arrays.fill(want, -1);
+            for (int s = 0; s < n; s++) {
+                long begin = VertexLayout.firstEdge(g.vertices(), s);
+                for (long e = begin; e < begin + VertexLayout.degree(g.vertices(), s); e++) {
+                    int t = io.carafe.graph.EdgeLayout.target(g.edges(), e);
+                    want[t] = Math.max(want[t], s);
+                }
+            }
+            assertArrayEquals(want, run("wiki-max", new LargestInNeighbour(), 3, Messaging.GATHER).values());
+            assertArrayEquals(want, run("wiki-max", new LargestInNeighbour(), 3, Messaging.PUSH).values());
+        }
+    }
+
     @Test
     void shouldRefuseToGatherForAProgramThatCannot() {
         try (GraphFile g = load("eu-push", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
