@@ -24,8 +24,9 @@ import java.util.Arrays;
  *
  * <p>Why slots and not vertex ids: the combine loop loads one value per edge at a random
  * place, and the heavy senders are read most. Packing them at the front keeps the hot
- * part of the array in cache; on a 4.8M-vertex R-MAT graph that halved the time per edge
- * (docs/benchmarks.md). Leaving vertices without out-edges out halves the array again.
+ * part of the array in cache; on a 4.8M-vertex R-MAT graph that cut the time per edge by
+ * a third to a half (docs/benchmarks.md). Leaving vertices without out-edges out shrinks
+ * the array too (by half on that graph).
  */
 final class Gather implements AutoCloseable {
     private final int partitions;

@@ -200,7 +200,11 @@ final class PartitionWorker implements Callable<Void> {
             }
         }
 
-        /** Counts this partition's edges into every partition, sizes and allocates the outbox row, publishes it. */
+        /**
+         * Counts this partition's edges into every partition, sizes and allocates the outbox
+         * row, publishes it; when gathering, allocates the one broadcast segment and names it
+         * in every cell of the row instead.
+         */
         private void setUp() {
             MemorySegment dir = directory.segment();
             if (gathering) {
