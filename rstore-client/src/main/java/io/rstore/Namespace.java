@@ -3,6 +3,13 @@ package io.rstore;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
 
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
 /**
  * A client's handle on a namespace: a private address space made of the chunks it
  * reserved, laid end to end, in which segments are allocated. Thread-safe; every call is
@@ -51,6 +58,60 @@ public final class Namespace {
     public RAddress alloc(long bytes, int flags) {
         SegmentInfo segment = client.rpc("alloc", () -> client.master().alloc(client.session(), id, bytes, flags));
         return new RAddress(this, segment, segment.length());
+    }
+
+    /**
+     * A new segment holding {@code length} bytes of {@code file} from {@code offset}. Where
+     * the memory servers share this process and {@code offset} is a multiple of the chunk
+     * size, its whole chunks are the file's pages, mapped privately (copy-on-write: writes
+     * to the segment never reach the file) and nothing is copied; the rest, or everything
+     * elsewhere, is written from the file. A mapped file must not be written or truncated
+     * in place while the segment lives (replacing it by a rename is fine: the mapping keeps
+     * the old file); the graph cache is only ever replaced.
+     */
+    public RAddress allocFromFile(Path file, long offset, long length) {
+        if (offset < 0 || length <= 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("allocFromFile needs offset >= 0 and length > 0, was " + offset + " and " + length);
+        }
+        SegmentInfo segment;
+        long mapped;
+        try {
+            segment = client.rpc("allocFromFile", () -> client.master().allocFromFile(client.session(), id,
+                    file.toAbsolutePath().toString(), offset, length));
+            mapped = length / segment.chunkSizeBytes() * segment.chunkSizeBytes();
+        } catch (RStoreException e) {
+            if (e.code() != ErrorCode.UNSUPPORTED) {
+                throw e;
+            }
+            segment = client.rpc("alloc", () -> client.master().alloc(client.session(), id, length, AllocFlags.GROW));
+            mapped = 0;
+        }
+        RAddress raddress = new RAddress(this, segment, segment.length());
+        if (mapped < length) {
+            try {
+                writeFrom(file, offset + mapped, raddress, mapped, length - mapped);
+            } catch (RuntimeException e) {
+                try {
+                    free(raddress);
+                } catch (RStoreException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+                throw e;
+            }
+        }
+        return raddress;
+    }
+
+    /** Writes {@code length} bytes of the file from {@code offset} into the segment at {@code at}, straight from a mapping of the file. */
+    private static void writeFrom(Path file, long offset, RAddress segment, long at, long length) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
+            MemorySegment bytes = channel.map(FileChannel.MapMode.READ_ONLY, offset, length, arena);
+            try (Mapping m = segment.map(at, length, MapFlags.NONE, bytes)) {
+                m.write();
+            }
+        } catch (IOException e) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot read " + length + " bytes at " + offset + " of " + file + ": " + e.getMessage());
+        }
     }
 
     /** Allocates a segment at a chosen address; fails with ADDRESS_IN_USE if the range overlaps a segment. */

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
                 "2. loads the cached graph into RStore (GB/s of graph bytes);",
                 "3. runs full single-source Dijkstra from --sources seeded random vertices with out-edges",
                 "   (edges explored per second);",
-                "4. deletes the graph and loads it again, into the chunks the cluster recycled (GB/s).",
+                "4. deletes the graph and loads it again (GB/s).",
                 "A dataset name that is generated skips step 1 (there is no text) and uses the usual cache."})
 final class BenchCommand implements Callable<Integer> {
     @Mixin
@@ -99,8 +99,8 @@ final class BenchCommand implements Callable<Integer> {
                     result.put("edges", g.edgeCount());
                     dijkstra(g, result.putArray("dijkstra"));
                 }
-                // a running cluster loads into memory it has had before: delete the graph (its chunks go back
-                // to their servers' pools, zeroed) and load it again
+                // a running cluster loads into memory it has had before: delete the graph (copied chunks go back
+                // to their servers' pools, zeroed; chunks mapped from the file are let go) and load it again
                 CarafeGraph.delete(rstore, cached.name());
                 long reloadStart = System.nanoTime();
                 CarafeGraph.load(rstore, cached.name(), file);
@@ -152,7 +152,7 @@ final class BenchCommand implements Callable<Integer> {
                         i.get("totalSeconds").asDouble());
             }
             var c = r.get("cacheLoad");
-            out.printf("cache -> RStore: %,d bytes loaded in %.2f s = %.2f GB/s into fresh memory (opening the cache file: %.3f s)%n",
+            out.printf("cache -> RStore: %,d bytes loaded in %.2f s = %.2f GB/s (opening the cache file: %.3f s)%n",
                     c.get("graphBytes").asLong(), c.get("loadSeconds").asDouble(), c.get("GBps").asDouble(), c.get("openCacheSeconds").asDouble());
             out.printf("open the graph for queries (map its arrays locally): %.2f s%n", c.get("openGraphSeconds").asDouble());
             for (var d : r.get("dijkstra")) {
@@ -160,7 +160,7 @@ final class BenchCommand implements Callable<Integer> {
                         d.get("settled").asLong(), d.get("edgesExplored").asLong(), d.get("seconds").asDouble(), d.get("edgesPerSecond").asDouble() / 1e6);
             }
             var again = r.get("cacheReload");
-            out.printf("cache -> RStore again, after deleting the graph (the cluster's recycled chunks): %.2f s = %.2f GB/s%n",
+            out.printf("cache -> RStore again, after deleting the graph: %.2f s = %.2f GB/s%n",
                     again.get("loadSeconds").asDouble(), again.get("GBps").asDouble());
         }
         out.flush();

@@ -79,7 +79,7 @@ class CarafeCliTest {
         assertEquals(2, j.get("dijkstra").size());
         Run table = run("bench", "-g", graph().toString(), "--sources", "1");
         assertEquals(0, table.exit(), table.err());
-        assertTrue(table.out().contains("cache -> RStore again, after deleting the graph"), table.out());
+        assertTrue(table.out().contains("cache -> RStore again, after deleting the graph:"), table.out());
     }
 
     @Test

@@ -76,9 +76,9 @@ public final class CarafeGraph implements AutoCloseable {
         try {
             Namespace meta = createPart(rstore, name, "meta", created);
             RAddress metaSegment = meta.bootstrap(GraphHeader.BYTES);
-            RAddress v = load(createPart(rstore, name, "vertices", created), file.vertices());
-            RAddress e = load(createPart(rstore, name, "edges", created), file.edges());
-            RAddress w = h.weighted() ? load(createPart(rstore, name, "weights", created), file.weights()) : null;
+            RAddress v = load(createPart(rstore, name, "vertices", created), file, h.verticesAt(), h.verticesBytes());
+            RAddress e = load(createPart(rstore, name, "edges", created), file, h.edgesAt(), h.edgesBytes());
+            RAddress w = h.weighted() ? load(createPart(rstore, name, "weights", created), file, h.weightsAt(), h.weightsBytes()) : null;
             try (Mapping m = metaSegment.map(MapFlags.NONE)) {
                 h.withState(GraphHeader.BUILDING).withSections(v.address(), e.address(), w == null ? -1 : w.address()).writeTo(m.segment());
                 m.write();
@@ -107,18 +107,12 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     /**
-     * Writes a section of the graph file into a new segment, straight from the file's
-     * memory: the file mapping is registered as the mapping's local memory, so no copy is
-     * made on this side.
+     * A section of the graph file as a new segment: on an embedded cluster its whole chunks
+     * are the file's pages (the cache file lays large sections out on chunk boundaries), the
+     * rest is written straight from the file; nothing is copied on this side either way.
      */
-    private static RAddress load(Namespace ns, MemorySegment section) {
-        RAddress segment = ns.alloc(Math.max(section.byteSize(), 1), AllocFlags.GROW);
-        if (section.byteSize() > 0) {
-            try (Mapping fromFile = segment.map(0, section.byteSize(), MapFlags.NONE, section)) {
-                fromFile.write();
-            }
-        }
-        return segment;
+    private static RAddress load(Namespace ns, GraphFile file, long at, long bytes) {
+        return bytes == 0 ? ns.alloc(1, AllocFlags.GROW) : ns.allocFromFile(file.path(), at, bytes);
     }
 
     /** The header of a complete graph in RStore, without mapping its arrays. */

@@ -34,6 +34,8 @@ import java.nio.file.StandardOpenOption;
 public final class GraphBuilder implements EdgeListParser.Sink {
     /** Largest raw id mapped through a dense rank array (an int per possible id: 1 GiB at most). */
     private static final long DENSE_RANK_LIMIT = 1L << 28;
+    /** RStore's default chunk size: large sections start on a multiple of it (see {@link #sectionAt}). */
+    static final long SECTION_ALIGNMENT = 16L << 20;
 
     private final ImportOptions options;
     private final ImportReport report;
@@ -278,9 +280,9 @@ public final class GraphBuilder implements EdgeListParser.Sink {
     static void writeFile(Path file, GraphHeader header, long[] originalIds, long[] offsets, int[] adjacency, double[] adjacencyWeights) {
         long n = header.vertexCount();
         long m = header.edgeCount();
-        long verticesAt = GraphHeader.BYTES;
-        long edgesAt = verticesAt + header.verticesBytes();
-        long weightsAt = header.weighted() ? align(edgesAt + header.edgesBytes(), 8) : -1;
+        long verticesAt = sectionAt(GraphHeader.BYTES, header.verticesBytes());
+        long edgesAt = sectionAt(verticesAt + header.verticesBytes(), header.edgesBytes());
+        long weightsAt = header.weighted() ? sectionAt(edgesAt + header.edgesBytes(), header.weightsBytes()) : -1;
         long size = header.weighted() ? weightsAt + header.weightsBytes() : edgesAt + header.edgesBytes();
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
         try {
@@ -309,6 +311,16 @@ public final class GraphBuilder implements EdgeListParser.Sink {
             }
             throw new GraphImportException(file, "cannot write the graph cache: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Where a section starts: sections of a chunk or more on a multiple of
+     * {@link #SECTION_ALIGNMENT}, so an embedded cluster can map their whole chunks from the
+     * file instead of copying them ({@link io.rstore.Namespace#allocFromFile}); the gap
+     * before them is a hole in the file, not disk.
+     */
+    private static long sectionAt(long at, long bytes) {
+        return align(at, bytes >= SECTION_ALIGNMENT ? SECTION_ALIGNMENT : 8);
     }
 
     private static long align(long at, long to) {

@@ -129,6 +129,31 @@ class CarafeGraphTest {
         }
     }
 
+    /**
+     * 4.3M edges: the target section passes 16 MiB, so the cache file starts it on a chunk
+     * boundary and the embedded cluster maps its whole chunks from the file; what RStore
+     * serves must still be the file's edges, every one.
+     */
+    @Test
+    void shouldServeALargeSectionMappedFromTheCacheFile() {
+        GraphImporter.Imported imported = GraphImporter.generate("uniform", 1 << 20, 4_300_000, 7, ImportOptions.defaults(), dir.resolve("cache"), null);
+        try (GraphFile file = imported.file(); CarafeGraph g = CarafeGraph.create(rstore, "large", file)) {
+            assertEquals(0, file.header().edgesAt() % (16L << 20), "large sections start on a multiple of 16 MiB");
+            assertTrue(file.header().edgesBytes() > 16L << 20);
+            SequentialEdgeIterator scan = g.scan(0, g.vertexCount());
+            long e = 0;
+            for (int v; (v = scan.nextVertex()) >= 0; ) {
+                assertEquals(VertexLayout.originalId(file.vertices(), v), scan.originalId());
+                for (int t; (t = scan.nextInt()) >= 0; e++) {
+                    if (t != EdgeLayout.target(file.edges(), e)) {
+                        assertEquals(EdgeLayout.target(file.edges(), e), t, "edge " + e);
+                    }
+                }
+            }
+            assertEquals(file.header().edgeCount(), e);
+        }
+    }
+
     @Test
     void shouldRefuseADuplicateNameAndDeleteCleanly() throws IOException {
         try (GraphFile file = importText("1 2\n", ImportOptions.defaults())) {

@@ -10,6 +10,16 @@ public interface ChunkService {
     /** Allocates and registers a zeroed chunk; OUT_OF_MEMORY past the server's capacity. */
     Grant allocateChunk(long bytes);
 
+    /**
+     * Registers {@code bytes} of {@code file} from {@code offset} as a chunk, mapped
+     * privately: reads see the file, writes stay in the chunk (copy-on-write). Released,
+     * never recycled. Only a server in the caller's process can reach the caller's files:
+     * UNSUPPORTED by default, and over the network.
+     */
+    default Grant mapFile(String file, long offset, long bytes) {
+        throw io.rstore.ErrorCode.UNSUPPORTED.exception("this memory server cannot map files");
+    }
+
     /** Gives the chunk a new key (old credentials stop working) and zeroes it, for reuse by another namespace. */
     int recycle(int chunkId);
 

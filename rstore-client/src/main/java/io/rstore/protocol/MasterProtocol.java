@@ -53,6 +53,17 @@ public interface MasterProtocol {
     /** Allocates a segment first-fit and returns it with its locations. */
     SegmentInfo alloc(long session, long namespaceId, long bytes, int flags);
 
+    /**
+     * Allocates a segment of {@code length} bytes at the end of the namespace's address
+     * space whose whole chunks are the pages of {@code file} from {@code offset} on, mapped
+     * privately (copy-on-write: the file never changes) by the memory servers; a last
+     * partial chunk is an ordinary one, left for the caller to fill. Only memory servers in
+     * the master's process can do this, and only for clients in that process (the file is
+     * opened with the process's rights): UNSUPPORTED elsewhere, and when {@code offset} is
+     * not a multiple of the chunk size or {@code length} is under one chunk.
+     */
+    SegmentInfo allocFromFile(long session, long namespaceId, String file, long offset, long length);
+
     /** Allocates a segment at {@code address}: ADDRESS_IN_USE if the range overlaps one. */
     SegmentInfo allocAt(long session, long namespaceId, long address, long bytes, int flags);
 

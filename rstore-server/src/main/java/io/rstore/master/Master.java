@@ -35,12 +35,14 @@ public final class Master implements MasterProtocol {
     private static final class Chunk {
         final int serverId;
         final int chunkId;
+        final boolean mappedFile; // a file's pages (allocFromFile): released, never pooled
         int key;
 
-        Chunk(int serverId, int chunkId, int key) {
+        Chunk(int serverId, int chunkId, int key, boolean mappedFile) {
             this.serverId = serverId;
             this.chunkId = chunkId;
             this.key = key;
+            this.mappedFile = mappedFile;
         }
     }
 
@@ -409,6 +411,54 @@ public final class Master implements MasterProtocol {
     }
 
     @Override
+    public synchronized SegmentInfo allocFromFile(long session, long namespaceId, String file, long offset, long length) {
+        session(session);
+        Space space = space(namespaceId);
+        checkAlloc(length, AllocFlags.NONE);
+        if (offset < 0 || offset % chunkSize != 0 || length < chunkSize) {
+            throw ErrorCode.UNSUPPORTED.exception("a file is mapped from a multiple of the chunk size (" + chunkSize + "), at least one chunk;"
+                    + " asked for " + length + " bytes at " + offset);
+        }
+        long whole = length / chunkSize;
+        if (whole > Integer.MAX_VALUE - space.chunks.size()) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot map " + whole + " chunks");
+        }
+        List<Chunk> taken = new ArrayList<>();
+        try {
+            for (long k = 0; k < whole; k++) {
+                taken.add(mapChunk(space, file, offset + k * chunkSize));
+            }
+            if (length % chunkSize != 0) {
+                taken.add(takeChunk(space));
+            }
+        } catch (RuntimeException e) {
+            taken.forEach(this::recycle);
+            throw e;
+        }
+        long start = reservedBytes(space);
+        for (Chunk chunk : taken) {
+            long at = reservedBytes(space);
+            space.chunks.add(chunk);
+            addFree(space, at, at + chunkSize);
+        }
+        return place(space, start, length, align(length), AllocFlags.NONE);
+    }
+
+    /** One chunk of a file's pages from the next live server in the stripe. */
+    private Chunk mapChunk(Space space, String file, long offset) {
+        int count = servers.size();
+        for (int attempt = 0; attempt < count; attempt++) {
+            Server server = servers.get((space.stripe + attempt) % count);
+            if (server.alive) {
+                ChunkService.Grant grant = server.service.mapFile(file, offset, chunkSize);
+                space.stripe = (server.id + 1) % count;
+                return new Chunk(server.id, grant.chunkId(), grant.key(), true);
+            }
+        }
+        throw ErrorCode.OUT_OF_MEMORY.exception("no live memory server to map " + file + " for namespace '" + space.name + "'");
+    }
+
+    @Override
     public synchronized SegmentInfo allocAt(long session, long namespaceId, long address, long bytes, int flags) {
         session(session);
         Space space = space(namespaceId);
@@ -615,7 +665,7 @@ public final class Master implements MasterProtocol {
                     server.alive = false; // found dead before the heartbeat did: the next server takes the chunk
                     continue;
                 }
-                chunk = new Chunk(server.id, grant.chunkId(), grant.key());
+                chunk = new Chunk(server.id, grant.chunkId(), grant.key(), false);
             }
             if (chunk != null) {
                 space.stripe = (server.id + 1) % count;
@@ -626,13 +676,17 @@ public final class Master implements MasterProtocol {
                 + space.name + "'");
     }
 
-    /** Back to its server's pool with a new key, so credentials handed out before are dead. */
+    /** Back to its server's pool with a new key, so credentials handed out before are dead; a file's pages are released. */
     private void recycle(Chunk chunk) {
         Server server = servers.get(chunk.serverId);
         if (!server.alive) {
             return;
         }
         try {
+            if (chunk.mappedFile) {
+                server.service.releaseChunk(chunk.chunkId);
+                return;
+            }
             chunk.key = server.service.recycle(chunk.chunkId);
         } catch (RStoreException e) {
             if (e.code() != ErrorCode.SERVER_UNAVAILABLE && e.code() != ErrorCode.TIMED_OUT) {

@@ -7,9 +7,13 @@ import io.rstore.transport.RegionTable;
 import io.rstore.transport.rdma.RdmaDevice;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A memory server: DRAM chunks, allocated on the master's request and registered in a
@@ -87,6 +91,46 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
         if (file != null) {
             files.publish(file, id, regions.key(id));
         }
+        arenas.put(id, arena);
+        usedBytes += bytes;
+        if (rdma != null) {
+            rdma.registered(id, memory);
+        }
+        return new Grant(id, regions.key(id));
+    }
+
+    @Override
+    public synchronized Grant mapFile(String path, long offset, long bytes) {
+        if (closed) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server is stopped");
+        }
+        if (files != null) {
+            throw ErrorCode.UNSUPPORTED.exception("this memory server's chunks are shared-memory files that clients map; it cannot lend a file's pages");
+        }
+        if (usedBytes + bytes > capacityBytes) {
+            throw ErrorCode.OUT_OF_MEMORY.exception("memory server has " + (capacityBytes - usedBytes) + " of "
+                    + capacityBytes + " bytes free, asked for " + bytes);
+        }
+        Arena arena = Arena.ofShared();
+        MemorySegment memory;
+        // a private mapping needs a channel open for writing too; nothing is ever written to the file
+        try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            if (offset < 0 || bytes <= 0 || offset > channel.size() - bytes) {
+                throw ErrorCode.INVALID_ARGUMENT.exception("[" + offset + ", " + offset + " + " + bytes + ") is not within " + path
+                        + " (" + channel.size() + " bytes)");
+            }
+            memory = channel.map(FileChannel.MapMode.PRIVATE, offset, bytes, arena);
+        } catch (java.nio.file.AccessDeniedException | java.nio.file.ReadOnlyFileSystemException e) {
+            arena.close();
+            throw ErrorCode.UNSUPPORTED.exception("cannot map " + path + " privately (not writable here): " + e.getMessage());
+        } catch (IOException e) {
+            arena.close();
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot map " + path + ": " + e);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+        int id = regions.register(memory);
         arenas.put(id, arena);
         usedBytes += bytes;
         if (rdma != null) {

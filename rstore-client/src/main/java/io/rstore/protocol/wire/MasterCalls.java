@@ -33,7 +33,8 @@ final class MasterCalls {
     static final int UNMAP = 17;
     static final int CLIENTS = 18;
     static final int REGISTER_SERVER = 19;
-    static final int LAST = REGISTER_SERVER;
+    static final int ALLOC_FROM_FILE = 20;
+    static final int LAST = ALLOC_FROM_FILE;
 
     private MasterCalls() {
     }

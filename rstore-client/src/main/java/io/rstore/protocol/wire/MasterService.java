@@ -1,5 +1,6 @@
 package io.rstore.protocol.wire;
 
+import io.rstore.ErrorCode;
 import io.rstore.protocol.MasterProtocol;
 
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -116,6 +117,18 @@ public final class MasterService {
                 int flags = in.getInt();
                 in.expectEnd();
                 MasterCalls.putSegment(out, master.alloc(session, namespace, bytes, flags));
+            }
+            case MasterCalls.ALLOC_FROM_FILE -> {
+                long session = in.getLong();
+                long namespace = in.getLong();
+                String file = in.getString();
+                long offset = in.getLong();
+                long length = in.getLong();
+                in.expectEnd();
+                if (opened != null) { // a network client: the file would be opened with the master process's rights
+                    throw ErrorCode.UNSUPPORTED.exception("allocFromFile is taken only from clients in the master's own process");
+                }
+                MasterCalls.putSegment(out, master.allocFromFile(session, namespace, file, offset, length));
             }
             case MasterCalls.ALLOC_AT -> {
                 long session = in.getLong();

@@ -92,6 +92,12 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
+    public SegmentInfo allocFromFile(long session, long namespaceId, String file, long offset, long length) {
+        return call(MasterCalls.ALLOC_FROM_FILE, b -> b.putLong(session).putLong(namespaceId).putString(file).putLong(offset).putLong(length),
+                MasterCalls::getSegment);
+    }
+
+    @Override
     public void free(long session, long namespaceId, long address) {
         call(MasterCalls.FREE, b -> b.putLong(session).putLong(namespaceId).putLong(address), Caller::none);
     }

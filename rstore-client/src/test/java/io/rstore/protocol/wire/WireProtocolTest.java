@@ -115,6 +115,12 @@ class WireProtocolTest {
         }
 
         @Override
+        public SegmentInfo allocFromFile(long session, long namespaceId, String file, long offset, long length) {
+            calls.add("allocFromFile " + session + " " + namespaceId + " " + file + " " + offset + " " + length);
+            return SEG;
+        }
+
+        @Override
         public SegmentInfo allocAt(long session, long namespaceId, long address, long bytes, int flags) {
             calls.add("allocAt " + session + " " + namespaceId + " " + address + " " + bytes + " " + flags);
             return SEG;
@@ -168,6 +174,7 @@ class WireProtocolTest {
         assertEquals(3, remote.release(6, 7, 1));
         assertEquals(Recording.SEG, remote.alloc(6, 7, 100, 3));
         assertEquals(Recording.SEG, remote.allocAt(6, 7, 64, 100, 2));
+        assertEquals(Recording.SEG, remote.allocFromFile(6, 7, "/tmp/g ☕.carafe", 1L << 24, 3L << 24));
         remote.free(6, 7, 64);
         assertEquals(Recording.SEG, remote.lookup(6, 7, 128));
         assertEquals(Recording.SEG, remote.map(6, 7, 192));
@@ -175,8 +182,22 @@ class WireProtocolTest {
         assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee"));
         assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b", "join 2 a/c",
                 "delete 3 a/d", "info 4 77", "namespaces 5", "reserve 6 7 " + Long.MAX_VALUE, "release 6 7 1", "alloc 6 7 100 3",
-                "allocAt 6 7 64 100 2", "free 6 7 64", "lookup 6 7 128", "map 6 7 192",
+                "allocAt 6 7 64 100 2", "allocFromFile 6 7 /tmp/g ☕.carafe 16777216 50331648", "free 6 7 64", "lookup 6 7 128", "map 6 7 192",
                 "clients", "register rstore+tcp://10.0.0.3:7401 b:/dev/shm/x emulated://10.0.0.3:7410 17179869184 c0ffee"), master.calls);
+    }
+
+    /** A network client must not have the master's process open files for it. */
+    @Test
+    void shouldRefuseAllocFromFileOnANetworkConnection() {
+        FrameHandler connection = service.connection();
+        RemoteMaster overNetwork = new RemoteMaster(frame -> {
+            ByteBuffer copy = ByteBuffer.allocate(frame.remaining()).put(frame).flip();
+            return connection.handle(copy);
+        });
+        RStoreException e = assertThrows(RStoreException.class,
+                () -> overNetwork.allocFromFile(6, 7, "/etc/shadow", 0, 1L << 24));
+        assertEquals(ErrorCode.UNSUPPORTED, e.code());
+        assertTrue(master.calls.isEmpty(), "the master never saw the call: " + master.calls);
     }
 
     @Test
