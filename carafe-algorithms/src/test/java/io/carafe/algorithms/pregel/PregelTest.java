@@ -159,7 +159,40 @@ class PregelTest extends GraphTestBase {
      * in superstep 0, those divisible by 5 their id + 0.5 in superstep 1; each vertex
      * records the minimum it got each time (-1 for none).
      */
-    static final class SomeSend implements VertexProgram {
+    /** A test program that may gather: it sends only with sendToNeighbours, combined by {@code combiner}. */
+    abstract static class Broadcasting implements VertexProgram {
+        private final Combiner combiner;
+
+        Broadcasting(Combiner combiner) {
+            this.combiner = combiner;
+        }
+
+        @Override
+        public Combiner combiner() {
+            return combiner;
+        }
+
+        @Override
+        public boolean broadcastsToNeighbours() {
+            return true;
+        }
+    }
+
+    /** Calls {@code edge} with (source, target) for every edge of the graph file. */
+    private static void forEachEdge(GraphFile g, java.util.function.BiConsumer<Integer, Integer> edge) {
+        for (int s = 0; s < g.header().vertexCount(); s++) {
+            long begin = VertexLayout.firstEdge(g.vertices(), s);
+            for (long e = begin; e < begin + VertexLayout.degree(g.vertices(), s); e++) {
+                edge.accept(s, io.carafe.graph.EdgeLayout.target(g.edges(), e));
+            }
+        }
+    }
+
+    static final class SomeSend extends Broadcasting {
+        SomeSend() {
+            super(Combiner.MIN);
+        }
+
         @Override
         public void compute(Context ctx) {
             int v = ctx.vertex();
@@ -178,16 +211,6 @@ class PregelTest extends GraphTestBase {
                 ctx.voteToHalt();
             }
         }
-
-        @Override
-        public Combiner combiner() {
-            return Combiner.MIN;
-        }
-
-        @Override
-        public boolean broadcastsToNeighbours() {
-            return true;
-        }
     }
 
     @Test
@@ -198,18 +221,14 @@ class PregelTest extends GraphTestBase {
             double[] second = new double[n];
             java.util.Arrays.fill(first, Double.POSITIVE_INFINITY);
             java.util.Arrays.fill(second, Double.POSITIVE_INFINITY);
-            for (int s = 0; s < n; s++) {
-                long begin = VertexLayout.firstEdge(g.vertices(), s);
-                for (long e = begin; e < begin + VertexLayout.degree(g.vertices(), s); e++) {
-                    int t = io.carafe.graph.EdgeLayout.target(g.edges(), e);
-                    if (s % 3 == 0) {
-                        first[t] = Math.min(first[t], s);
-                    }
-                    if (s % 5 == 0) {
-                        second[t] = Math.min(second[t], s + 0.5);
-                    }
+            forEachEdge(g, (s, t) -> {
+                if (s % 3 == 0) {
+                    first[t] = Math.min(first[t], s);
                 }
-            }
+                if (s % 5 == 0) {
+                    second[t] = Math.min(second[t], s + 0.5);
+                }
+            });
             double[] want = new double[n];
             for (int v = 0; v < n; v++) {
                 want[v] = (first[v] == Double.POSITIVE_INFINITY ? -1 : first[v]) * 1e7 + (second[v] == Double.POSITIVE_INFINITY ? -1 : second[v]);
@@ -221,7 +240,11 @@ class PregelTest extends GraphTestBase {
     }
 
     /** Every vertex with out-edges sends its id once; each vertex keeps the largest id that reached it (-1 for none). */
-    static final class LargestInNeighbour implements VertexProgram {
+    static final class LargestInNeighbour extends Broadcasting {
+        LargestInNeighbour() {
+            super(Combiner.MAX);
+        }
+
         @Override
         public void compute(Context ctx) {
             if (ctx.superstep() == 0) {
@@ -234,16 +257,6 @@ class PregelTest extends GraphTestBase {
             }
             ctx.voteToHalt();
         }
-
-        @Override
-        public Combiner combiner() {
-            return Combiner.MAX;
-        }
-
-        @Override
-        public boolean broadcastsToNeighbours() {
-            return true;
-        }
     }
 
     @Test
@@ -252,13 +265,7 @@ class PregelTest extends GraphTestBase {
             int n = (int) g.header().vertexCount();
             double[] want = new double[n];
             java.util.Arrays.fill(want, -1);
-            for (int s = 0; s < n; s++) {
-                long begin = VertexLayout.firstEdge(g.vertices(), s);
-                for (long e = begin; e < begin + VertexLayout.degree(g.vertices(), s); e++) {
-                    int t = io.carafe.graph.EdgeLayout.target(g.edges(), e);
-                    want[t] = Math.max(want[t], s);
-                }
-            }
+            forEachEdge(g, (s, t) -> want[t] = Math.max(want[t], s));
             assertArrayEquals(want, run("wiki-max", new LargestInNeighbour(), 3, Messaging.GATHER).values());
             assertArrayEquals(want, run("wiki-max", new LargestInNeighbour(), 3, Messaging.PUSH).values());
         }
