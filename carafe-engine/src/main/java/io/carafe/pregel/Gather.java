@@ -29,6 +29,9 @@ import java.util.Arrays;
  * the array too (by half on that graph).
  */
 final class Gather implements AutoCloseable {
+    /** Local vertices per block of the in-edge sort: a block's counters and in-edges stay in cache while it is placed. */
+    private static final int BLOCK_SHIFT = 12;
+
     private final int partitions;
     private final int index;
     private final int from;
@@ -80,9 +83,6 @@ final class Gather implements AutoCloseable {
         this.inbox = new Mapping[partitions];
         this.inContainer = new MemorySegment[2][partitions];
     }
-
-    /** Local vertices per block of the in-edge sort: a block's counters and in-edges stay in cache while it is placed. */
-    private static final int BLOCK_SHIFT = 12;
 
     /**
      * Reads the whole graph, a partition at a time, scanning each twice: first its degrees
