@@ -420,9 +420,7 @@ public final class Master implements MasterProtocol {
                     + " asked for " + length + " bytes at " + offset);
         }
         long whole = length / chunkSize;
-        if (whole > Integer.MAX_VALUE - space.chunks.size()) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("cannot map " + whole + " chunks");
-        }
+        checkChunkCount(space, chunksFor(length));
         List<Chunk> taken = new ArrayList<>();
         try {
             for (long k = 0; k < whole; k++) {
@@ -432,15 +430,11 @@ public final class Master implements MasterProtocol {
                 taken.add(takeChunk(space));
             }
         } catch (RuntimeException e) {
-            taken.forEach(this::recycle);
+            giveBack(taken);
             throw e;
         }
         long start = reservedBytes(space);
-        for (Chunk chunk : taken) {
-            long at = reservedBytes(space);
-            space.chunks.add(chunk);
-            addFree(space, at, at + chunkSize);
-        }
+        append(space, taken);
         return place(space, start, length, align(length), AllocFlags.NONE);
     }
 
@@ -624,22 +618,42 @@ public final class Master implements MasterProtocol {
 
     /** Adds n chunks to the address space, striped round-robin; all or nothing. */
     private void reserveChunks(Space space, long n) {
-        if (n > Integer.MAX_VALUE - space.chunks.size()) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("cannot reserve " + n + " chunks");
-        }
+        checkChunkCount(space, n);
         List<Chunk> taken = new ArrayList<>();
         try {
             for (long i = 0; i < n; i++) {
                 taken.add(takeChunk(space));
             }
         } catch (RuntimeException e) {
-            taken.forEach(c -> servers.get(c.serverId).pool.push(c));
+            giveBack(taken);
             throw e;
         }
-        for (Chunk chunk : taken) {
-            long start = (long) space.chunks.size() * chunkSize;
+        append(space, taken);
+    }
+
+    private void checkChunkCount(Space space, long n) {
+        if (n > Integer.MAX_VALUE - space.chunks.size()) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot add " + n + " chunks to namespace '" + space.name + "'");
+        }
+    }
+
+    /** Lays chunks at the end of the address space, each a free range. */
+    private void append(Space space, List<Chunk> chunks) {
+        for (Chunk chunk : chunks) {
+            long start = reservedBytes(space);
             space.chunks.add(chunk);
             addFree(space, start, start + chunkSize);
+        }
+    }
+
+    /** Undoes taking chunks that no namespace saw: pooled ones go back untouched, a file's pages are released. */
+    private void giveBack(List<Chunk> chunks) {
+        for (Chunk chunk : chunks) {
+            if (chunk.mappedFile) {
+                recycle(chunk);
+            } else {
+                servers.get(chunk.serverId).pool.push(chunk);
+            }
         }
     }
 

@@ -66,13 +66,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
 
     @Override
     public synchronized Grant allocateChunk(long bytes) {
-        if (closed) {
-            throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server is stopped");
-        }
-        if (usedBytes + bytes > capacityBytes) {
-            throw ErrorCode.OUT_OF_MEMORY.exception("memory server has " + (capacityBytes - usedBytes) + " of "
-                    + capacityBytes + " bytes free, asked for " + bytes);
-        }
+        checkRoom(bytes);
         Arena arena = Arena.ofShared();
         ShmChunkFiles.ChunkFile file = null;
         MemorySegment memory;
@@ -87,30 +81,40 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             arena.close();
             throw ErrorCode.OUT_OF_MEMORY.exception("memory server could not allocate a chunk of " + bytes + " bytes: " + e.getMessage());
         }
-        int id = regions.register(memory);
+        int id = register(arena, memory);
         if (file != null) {
             files.publish(file, id, regions.key(id));
-        }
-        arenas.put(id, arena);
-        usedBytes += bytes;
-        if (rdma != null) {
-            rdma.registered(id, memory);
         }
         return new Grant(id, regions.key(id));
     }
 
-    @Override
-    public synchronized Grant mapFile(String path, long offset, long bytes) {
+    private void checkRoom(long bytes) {
         if (closed) {
             throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server is stopped");
-        }
-        if (files != null) {
-            throw ErrorCode.UNSUPPORTED.exception("this memory server's chunks are shared-memory files that clients map; it cannot lend a file's pages");
         }
         if (usedBytes + bytes > capacityBytes) {
             throw ErrorCode.OUT_OF_MEMORY.exception("memory server has " + (capacityBytes - usedBytes) + " of "
                     + capacityBytes + " bytes free, asked for " + bytes);
         }
+    }
+
+    /** A new chunk on {@code memory}, which lives as long as {@code arena}: registered, counted, and on the RDMA device if there is one. */
+    private int register(Arena arena, MemorySegment memory) {
+        int id = regions.register(memory);
+        arenas.put(id, arena);
+        usedBytes += memory.byteSize();
+        if (rdma != null) {
+            rdma.registered(id, memory);
+        }
+        return id;
+    }
+
+    @Override
+    public synchronized Grant mapFile(String path, long offset, long bytes) {
+        if (files != null) {
+            throw ErrorCode.UNSUPPORTED.exception("this memory server's chunks are shared-memory files that clients map; it cannot lend a file's pages");
+        }
+        checkRoom(bytes);
         Arena arena = Arena.ofShared();
         MemorySegment memory;
         // a private mapping needs a channel open for writing too; nothing is ever written to the file
@@ -130,12 +134,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             arena.close();
             throw e;
         }
-        int id = regions.register(memory);
-        arenas.put(id, arena);
-        usedBytes += bytes;
-        if (rdma != null) {
-            rdma.registered(id, memory);
-        }
+        int id = register(arena, memory);
         return new Grant(id, regions.key(id));
     }
 

@@ -8,6 +8,7 @@ import io.rstore.RAddress;
 import io.rstore.RStoreException;
 import io.rstore.protocol.ChunkLocation;
 import io.rstore.protocol.ServerInfo;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,7 +37,8 @@ class AllocFromFileTest {
     private Path file;
 
     /** 3.5 chunks and 8 bytes of noise. */
-    private void writeFile() throws IOException {
+    @BeforeEach
+    void writeFile() throws IOException {
         bytes = new byte[(int) (3 * CHUNK + CHUNK / 2 + 8)];
         new Random(42).nextBytes(bytes);
         file = dir.resolve("data.bin");
@@ -50,7 +52,6 @@ class AllocFromFileTest {
     @ParameterizedTest
     @MethodSource("io.rstore.conformance.TestCluster#transports")
     void shouldHoldTheFilesBytesAndNeverChangeTheFile(String transport) throws IOException {
-        writeFile();
         try (TestCluster c = TestCluster.start(transport, 2)) {
             Namespace ns = c.client().createNamespace("from-file");
             long length = bytes.length - CHUNK; // two whole chunks from offset CHUNK, and a tail of half a chunk and 8 bytes
@@ -84,7 +85,6 @@ class AllocFromFileTest {
     @ParameterizedTest
     @MethodSource("io.rstore.conformance.TestCluster#transports")
     void shouldCopyWhatCannotBeMapped(String transport) throws IOException {
-        writeFile();
         try (TestCluster c = TestCluster.start(transport, 2)) {
             Namespace ns = c.client().createNamespace("copied");
             RAddress unaligned = ns.allocFromFile(file, 100, 2 * CHUNK);
@@ -107,7 +107,6 @@ class AllocFromFileTest {
     @ParameterizedTest
     @MethodSource("io.rstore.conformance.TestCluster#transports")
     void shouldRefuseARangeBeyondTheFile(String transport) throws IOException {
-        writeFile();
         try (TestCluster c = TestCluster.start(transport, 2)) {
             Namespace ns = c.client().createNamespace("beyond");
             RStoreException e = assertThrows(RStoreException.class, () -> ns.allocFromFile(file, CHUNK, 4 * CHUNK));
