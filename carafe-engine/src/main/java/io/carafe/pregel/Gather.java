@@ -24,9 +24,9 @@ import java.util.Arrays;
  *
  * <p>Why slots and not vertex ids: the combine loop loads one value per edge at a random
  * place, and the heavy senders are read most. Packing them at the front keeps the hot
- * part of the array in cache; on a 4.8M-vertex R-MAT graph that cut the time per edge by
- * a third to a half (docs/benchmarks.md). Leaving vertices without out-edges out shrinks
- * the array too (by half on that graph).
+ * part of the array in cache; on a 4.8M-vertex R-MAT graph the same loop in C runs in
+ * about half the time over slots as over vertex ids (docs/measure/pull_floor.c). Leaving
+ * vertices without out-edges out shrinks the array too (by half on that graph).
  */
 final class Gather implements AutoCloseable {
     /** Local vertices per block of the in-edge sort: a block's counters and in-edges stay in cache while it is placed. */
@@ -88,8 +88,8 @@ final class Gather implements AutoCloseable {
      * Reads the whole graph, a partition at a time, scanning each twice: first its degrees
      * (its slots) and how many of its edges end in each block of local vertices, then those
      * edges as (local vertex, source slot) pairs appended to their block. Last, the pairs
-     * are placed by vertex. Placing each edge straight away cost a cache miss per edge and
-     * twice the time.
+     * are placed by vertex, a block at a time. Placing each edge straight into its vertex's
+     * list cost a cache miss per edge.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner) {
         int partitions = partitioning.partitions();
