@@ -40,6 +40,7 @@ public final class Mapping implements AutoCloseable {
     private final boolean localReadOnly;
     private final LocalMemory.Block block; // null when the caller gave the local memory
     private final MemorySegment local;
+    private final int localKey;              // what the transport registered the local memory under
 
     // Routing, resolved once at map time: namespace address = base + local offset;
     // chunk (address >>> shift) - firstChunk indexes the arrays below.
@@ -91,6 +92,8 @@ public final class Mapping implements AutoCloseable {
         this.metrics = client.clientMetrics();
         this.block = given == null ? client.localMemory().allocate(length) : null;
         this.local = given == null ? block.segment() : given.asSlice(0, length);
+        // memory the caller gave is registered for this mapping alone, and let go with it
+        this.localKey = given == null ? block.localKey() : client.localRegistrar().register(local);
         this.localReadOnly = local.isReadOnly();
         client.track(this);
     }
@@ -226,9 +229,9 @@ public final class Mapping implements AutoCloseable {
             long within = address & chunkMask;
             long piece = Math.min(remaining, chunkMask + 1 - within);
             if (write) {
-                endpoints[i].postWrite(chunkIds[i], keys[i], within, local, localOffset, piece, completion);
+                endpoints[i].postWrite(chunkIds[i], keys[i], within, local, localKey, localOffset, piece, completion);
             } else {
-                endpoints[i].postRead(chunkIds[i], keys[i], within, local, localOffset, piece, completion);
+                endpoints[i].postRead(chunkIds[i], keys[i], within, local, localKey, localOffset, piece, completion);
             }
             address += piece;
             localOffset += piece;
@@ -283,6 +286,8 @@ public final class Mapping implements AutoCloseable {
             client.untrack(this);
             if (block != null) {
                 client.localMemory().free(block);
+            } else {
+                client.localRegistrar().deregister(localKey);
             }
         }
     }

@@ -61,7 +61,7 @@ public final class RStore implements AutoCloseable {
         this.transport = transport;
         this.settings = settings;
         this.onClose = onClose;
-        this.localMemory = new LocalMemory(settings.localArenaBytes(), settings.localCacheBytes());
+        this.localMemory = new LocalMemory(settings.localArenaBytes(), settings.localCacheBytes(), transport.localRegistrar());
         this.session = master.openSession(clientName);
     }
 
@@ -197,8 +197,8 @@ public final class RStore implements AutoCloseable {
                     endpoint.close();
                 }
             }
+            localMemory.close(); // deregisters its arenas while the transport's devices are still open
             transport.close();
-            localMemory.close();
             if (onClose != null) {
                 onClose.run();
             }
@@ -222,6 +222,10 @@ public final class RStore implements AutoCloseable {
 
     LocalMemory localMemory() {
         return localMemory;
+    }
+
+    LocalMemory.Registrar localRegistrar() {
+        return transport.localRegistrar();
     }
 
     ClientMetrics clientMetrics() {

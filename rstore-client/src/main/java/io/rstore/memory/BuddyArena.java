@@ -22,6 +22,7 @@ final class BuddyArena {
     private final int maxOrder;
     private final LongOpenHashSet[] free;
     private long freeBytes;
+    int localKey; // what LocalMemory's registrar returned for this arena
 
     BuddyArena(long sizeBytes) {
         if (Long.bitCount(sizeBytes) != 1 || sizeBytes < MIN_BLOCK) {
@@ -62,6 +63,10 @@ final class BuddyArena {
 
     boolean isUnused() {
         return freeBytes == memory.byteSize();
+    }
+
+    MemorySegment memory() {
+        return memory;
     }
 
     MemorySegment slice(long offset, int order) {

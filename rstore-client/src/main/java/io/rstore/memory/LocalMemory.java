@@ -10,9 +10,33 @@ import java.util.List;
  * A client's RDMA-ready local memory: large arenas split by a buddy allocator. Freed
  * blocks stay in the arenas as a cache for the next mapping; when more than
  * {@code cacheBytes} sit unused, wholly unused arenas are given back, smallest first.
- * Thread-safe; used on the control path only (map and unmap).
+ * Each arena is registered with the transport's devices once, when it is made (RDMA's
+ * memory registration), and deregistered when it is given back; a block carries its
+ * arena's local key, so the data path looks nothing up. Thread-safe; used on the control
+ * path only (map and unmap).
  */
 public final class LocalMemory implements AutoCloseable {
+
+    /** Registers local memory with whatever moves bytes out of it (an RDMA device's memory regions). */
+    public interface Registrar {
+        /** Registers {@code memory}; returns the key a transfer from or into it names. */
+        int register(MemorySegment memory);
+
+        /** Lets go of what {@link #register} returned {@code key} for; the memory is about to be freed. */
+        void deregister(int key);
+
+        /** For transports that move bytes without registered memory. */
+        Registrar NONE = new Registrar() {
+            @Override
+            public int register(MemorySegment memory) {
+                return 0;
+            }
+
+            @Override
+            public void deregister(int key) {
+            }
+        };
+    }
 
     /** A block handed out: its memory and what is needed to give it back. */
     public static final class Block {
@@ -32,20 +56,27 @@ public final class LocalMemory implements AutoCloseable {
         public MemorySegment segment() {
             return segment;
         }
+
+        /** The key its arena was registered under, for transfers from or into it. */
+        public int localKey() {
+            return arena.localKey;
+        }
     }
 
     private final long arenaBytes;
     private final long cacheBytes;
+    private final Registrar registrar;
     private final List<BuddyArena> arenas = new ArrayList<>();
     private long usedBytes;
     private boolean closed;
 
-    public LocalMemory(long arenaBytes, long cacheBytes) {
+    public LocalMemory(long arenaBytes, long cacheBytes, Registrar registrar) {
         if (Long.bitCount(arenaBytes) != 1) {
             throw ErrorCode.INVALID_ARGUMENT.exception("local arena size must be a power of two, was " + arenaBytes);
         }
         this.arenaBytes = arenaBytes;
         this.cacheBytes = cacheBytes;
+        this.registrar = registrar;
     }
 
     /** A block of at least {@code bytes} (rounded up to a power of two, at least 64). */
@@ -69,6 +100,12 @@ public final class LocalMemory implements AutoCloseable {
             arena = new BuddyArena(Math.max(arenaBytes, BuddyArena.sizeOf(order)));
         } catch (OutOfMemoryError e) {
             throw ErrorCode.OUT_OF_MEMORY.exception("cannot allocate " + bytes + " bytes of local memory for a mapping: " + e.getMessage());
+        }
+        try {
+            arena.localKey = registrar.register(arena.memory());
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
         }
         int at = 0;
         while (at < arenas.size() && arenas.get(at).sizeBytes() <= arena.sizeBytes()) {
@@ -111,18 +148,23 @@ public final class LocalMemory implements AutoCloseable {
             if (arena.isUnused()) {
                 arenas.remove(i);
                 idle -= arena.sizeBytes();
-                arena.close();
+                release(arena);
             } else {
                 i++;
             }
         }
     }
 
+    private void release(BuddyArena arena) {
+        registrar.deregister(arena.localKey); // before the memory goes: a device must never write into freed pages
+        arena.close();
+    }
+
     @Override
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            arenas.forEach(BuddyArena::close);
+            arenas.forEach(this::release);
             arenas.clear();
         }
     }

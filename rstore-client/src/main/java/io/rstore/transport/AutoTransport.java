@@ -56,6 +56,12 @@ public final class AutoTransport implements Transport {
         return pick(server).connect(server);
     }
 
+    /** The rdma part's: the others need no registration, and it registers lazily, on a device it actually opens. */
+    @Override
+    public io.rstore.memory.LocalMemory.Registrar localRegistrar() {
+        return rdma.localRegistrar();
+    }
+
     @Override
     public void close() {
         shm.close();

@@ -11,11 +11,15 @@ import java.lang.foreign.MemorySegment;
  */
 public interface Endpoint extends AutoCloseable {
 
-    /** Copies {@code length} bytes at {@code remoteOffset} of the remote chunk into {@code local}. */
-    void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion);
+    /**
+     * Copies {@code length} bytes at {@code remoteOffset} of the remote chunk into {@code local}
+     * at {@code localOffset}; {@code localKey} is what {@link Transport#localRegistrar()}
+     * registered the memory under that {@code local} is part of.
+     */
+    void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
 
-    /** Copies {@code length} bytes of {@code local} to {@code remoteOffset} of the remote chunk. */
-    void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion);
+    /** Copies {@code length} bytes of {@code local} (registered under {@code localKey}) to {@code remoteOffset} of the remote chunk. */
+    void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
 
     /**
      * Makes progress on operations in flight without blocking: a transport that needs the

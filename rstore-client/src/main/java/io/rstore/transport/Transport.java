@@ -1,6 +1,7 @@
 package io.rstore.transport;
 
 import io.rstore.ErrorCode;
+import io.rstore.memory.LocalMemory;
 import io.rstore.protocol.ServerInfo;
 
 /**
@@ -21,6 +22,16 @@ public interface Transport extends AutoCloseable {
 
     /** Opens the connection to a server; the client caches it. Control path: may throw. */
     Endpoint connect(ServerInfo server);
+
+    /**
+     * Registers the local memory that reads land in and writes come from (RDMA's memory
+     * registration: a device may only touch memory registered with it). The client calls it
+     * once per local arena, and for memory a caller hands to a mapping; the key it returns
+     * is passed with every post. Transports that copy with the CPU need none.
+     */
+    default LocalMemory.Registrar localRegistrar() {
+        return LocalMemory.Registrar.NONE;
+    }
 
     @Override
     void close();

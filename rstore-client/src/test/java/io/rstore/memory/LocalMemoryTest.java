@@ -27,7 +27,7 @@ class LocalMemoryTest {
 
     @Test
     void shouldHandOutBlocksThatNeverOverlap() {
-        try (LocalMemory memory = new LocalMemory(ARENA, 0)) {
+        try (LocalMemory memory = new LocalMemory(ARENA, 0, LocalMemory.Registrar.NONE)) {
             Random random = new Random(42);
             List<LocalMemory.Block> blocks = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
@@ -68,7 +68,7 @@ class LocalMemoryTest {
 
     @Test
     void shouldReuseCachedMemoryInsteadOfGrowing() {
-        try (LocalMemory memory = new LocalMemory(ARENA, 8 * ARENA)) {
+        try (LocalMemory memory = new LocalMemory(ARENA, 8 * ARENA, LocalMemory.Registrar.NONE)) {
             LocalMemory.Block b = memory.allocate(4096);
             memory.free(b);
             long held = memory.heldBytes();
@@ -81,7 +81,7 @@ class LocalMemoryTest {
 
     @Test
     void shouldGiveLargeRequestsAnArenaOfTheirOwnAndTrimItPastTheThreshold() {
-        try (LocalMemory memory = new LocalMemory(ARENA, ARENA)) {
+        try (LocalMemory memory = new LocalMemory(ARENA, ARENA, LocalMemory.Registrar.NONE)) {
             LocalMemory.Block small = memory.allocate(100);
             LocalMemory.Block big = memory.allocate(4 * ARENA);
             assertEquals(4 * ARENA, big.segment().byteSize());
@@ -95,7 +95,7 @@ class LocalMemoryTest {
 
     @Test
     void shouldRefuseToAllocateAfterClose() {
-        LocalMemory memory = new LocalMemory(ARENA, 0);
+        LocalMemory memory = new LocalMemory(ARENA, 0, LocalMemory.Registrar.NONE);
         memory.close();
         RStoreException e = assertThrows(RStoreException.class, () -> memory.allocate(64));
         assertEquals(ErrorCode.CLOSED, e.code());

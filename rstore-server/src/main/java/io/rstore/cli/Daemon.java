@@ -51,7 +51,7 @@ final class Daemon {
     /** The configured RDMA device, or null; when auto finds none, the log says why. */
     static RdmaDevice rdma(RStoreConfig config, String who) {
         String kind = config.get(RStoreConfig.Key.RDMA_DEVICE);
-        RdmaDevice device = RdmaEnvironment.open(kind, config.millis(RStoreConfig.Key.TIMEOUT));
+        RdmaDevice device = RdmaEnvironment.open(kind);
         if (device == null && kind.equals("auto")) {
             log(who, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
         }

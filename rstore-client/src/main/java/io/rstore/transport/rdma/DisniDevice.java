@@ -36,20 +36,22 @@ import java.util.stream.Stream;
 final class DisniDevice implements RdmaDevice {
     private static final Path DEVICES = Path.of("/sys/class/infiniband");
     static final int QUEUE_DEPTH = 256;
+    /** How long DiSNI's connection-manager thread waits for an event before it looks whether to stop: closing waits this long at most. */
+    private static final int CM_POLL_MS = 100;
     private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ;
 
     private final RdmaPassiveEndpointGroup<RdmaEndpoint> group;
     private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
     private volatile IbvPd pd; // the device's protection domain, known once a listener or connection exists
 
-    private DisniDevice(long timeoutMs) throws IOException {
-        group = new RdmaPassiveEndpointGroup<>((int) Math.min(timeoutMs, Integer.MAX_VALUE), QUEUE_DEPTH, 1, 2 * QUEUE_DEPTH + 8);
+    private DisniDevice(Connections connections) throws IOException {
+        group = new RdmaPassiveEndpointGroup<>(CM_POLL_MS, QUEUE_DEPTH, 1, 2 * QUEUE_DEPTH + 8);
         group.init(this::endpoint);
+        // DiSNI defaults both retry counts to 0: a SEND that beats its RECV would fail. The initiator depth and
+        // responder resources cannot be set through DiSNI 2.1 (Connections refuses them); libdisni asks for the maximum.
         RdmaConnParam connection = group.getConnParam();
-        connection.setRetry_count((byte) 7);       // DiSNI defaults both to 0: a SEND that beats its RECV would fail
-        connection.setRnr_retry_count((byte) 7);
-        connection.setInitiator_depth((byte) 16);
-        connection.setResponder_resources((byte) 16);
+        connection.setRetry_count((byte) connections.retryCount());
+        connection.setRnr_retry_count((byte) connections.rnrRetryCount());
     }
 
     private RdmaEndpoint endpoint(RdmaCmId id, boolean serverSide) throws IOException {
@@ -107,14 +109,14 @@ final class DisniDevice implements RdmaDevice {
         return version;
     }
 
-    static RdmaDevice open(long timeoutMs) {
+    static RdmaDevice open(Connections connections) {
         String why = unavailable();
         if (why != null) {
             throw ErrorCode.UNSUPPORTED.exception("cannot use DiSNI: " + why);
         }
         try {
-            return new DisniDevice(timeoutMs);
-        } catch (IOException e) {
+            return new DisniDevice(connections);
+        } catch (IOException | RuntimeException e) {
             throw ErrorCode.UNSUPPORTED.exception("cannot open the RDMA device through DiSNI: " + e.getMessage());
         }
     }
@@ -135,7 +137,7 @@ final class DisniDevice implements RdmaDevice {
         }
         try {
             IbvMr mr = domain.regMr(memory.address(), (int) memory.byteSize(), ACCESS).execute().free().getMr();
-            return new MemoryRegion(mr.getAddr(), mr.getLength(), mr.getRkey(), mr);
+            return new MemoryRegion(mr.getAddr(), mr.getLength(), mr.getLkey(), mr.getRkey(), mr);
         } catch (IOException e) {
             throw ErrorCode.OUT_OF_MEMORY.exception("the RDMA device would not register " + memory.byteSize() + " bytes: " + e.getMessage()
                     + " (is the locked-memory limit high enough? ulimit -l; docs/rdma.md)");
@@ -157,12 +159,17 @@ final class DisniDevice implements RdmaDevice {
             RdmaServerEndpoint<RdmaEndpoint> server = group.createServerEndpoint();
             server.bind(at, 128);
             pd = server.getPd();
+            int port = ((InetSocketAddress) server.getSrcAddr()).getPort(); // the one rdma_cm chose when asked for 0
             Thread.ofPlatform().name("rdma-accept").daemon().start(() -> {
                 while (!server.isClosed()) {
                     try {
                         DisniQueuePair.Endpoint accepted = (DisniQueuePair.Endpoint) server.accept();
-                        open.add(accepted::close);
-                        Thread.ofPlatform().name("rdma-responder").daemon().start(() -> DisniQueuePair.respond(accepted, handlers.get()));
+                        open.add(accepted);
+                        Thread.ofPlatform().name("rdma-responder").daemon().start(() -> {
+                            DisniQueuePair.respond(accepted, handlers.get());
+                            open.remove(accepted);
+                            accepted.closeQuietly();
+                        });
                     } catch (IOException e) {
                         return; // closed
                     }
@@ -172,7 +179,7 @@ final class DisniDevice implements RdmaDevice {
             return new Listener() {
                 @Override
                 public int port() {
-                    return at.getPort();
+                    return port;
                 }
 
                 @Override

@@ -2,39 +2,43 @@ package io.rstore.transport.rdma;
 
 import com.ibm.disni.RdmaEndpoint;
 import com.ibm.disni.RdmaEndpointGroup;
+import com.ibm.disni.verbs.IbvCQ;
 import com.ibm.disni.verbs.IbvMr;
 import com.ibm.disni.verbs.IbvRecvWR;
 import com.ibm.disni.verbs.IbvSendWR;
 import com.ibm.disni.verbs.IbvSge;
 import com.ibm.disni.verbs.IbvWC;
+import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.SVCPollCq;
 import com.ibm.disni.verbs.SVCPostRecv;
 import com.ibm.disni.verbs.SVCPostSend;
 import io.rstore.ErrorCode;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.LinkedList;
 
 /**
  * A DiSNI reliable connection as a {@link QueuePair}: one stateful verb call per opcode,
- * built once and re-aimed per work request (wr id, local address and key, remote address
- * and rkey), and a stateful poll of the completion queue. Local memory is registered on
- * first use, once per mapping's memory. The RPC uses a pre-posted receive buffer.
+ * built once and re-aimed per work request (wr id, local address and lkey, remote address
+ * and rkey), and a stateful poll of the completion queue, whose statuses are the verbs'
+ * own. The local memory is registered by the caller (LocalRegions). The RPC uses a
+ * pre-posted receive buffer.
  */
 final class DisniQueuePair implements QueuePair {
     private static final long SEND_ID = -1;
     private static final long RECV_ID = -2;
     private static final int MESSAGE = RdmaDevice.MAX_MESSAGE;
-    private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ;
-    private static final int REMOTE_ACCESS_ERROR = 10; // IBV_WC_REM_ACCESS_ERR
 
-    /** An endpoint with a registered send and receive buffer, its receive posted before the connection is up. */
-    static final class Endpoint extends RdmaEndpoint {
+    /**
+     * An endpoint with a registered send and receive buffer, its receive posted before the
+     * connection is up. When the peer disconnects, it disconnects too: DiSNI only marks the
+     * endpoint closed, leaving the queue pair ready to send, so work in flight would wait for
+     * the retry timeout; disconnecting moves the queue pair to the error state, which flushes it.
+     */
+    static final class Endpoint extends RdmaEndpoint implements AutoCloseable {
         final ByteBuffer send = ByteBuffer.allocateDirect(MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
         final ByteBuffer receive = ByteBuffer.allocateDirect(MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
         IbvMr sendMr;
@@ -65,6 +69,37 @@ final class DisniQueuePair implements QueuePair {
             postReceive = postRecv(wrs);
             postReceive.execute(); // before the peer can send
         }
+
+        @Override
+        public synchronized void dispatchCmEvent(RdmaCmEvent event) throws IOException {
+            super.dispatchCmEvent(event);
+            if (event.getEvent() == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED.ordinal()) {
+                getIdPriv().disconnect(); // our queue pair to the error state: its work requests flush
+            }
+        }
+
+        /** DiSNI's close leaves the completion queue and its channel behind: they go here, the queue first. */
+        @Override
+        public synchronized void close() throws IOException, InterruptedException {
+            boolean wasOpen = getQp() != null && getCqProvider() != null;
+            super.close();
+            if (wasOpen && !released) {
+                released = true;
+                IbvCQ cq = getCqProvider().getCQ();
+                cq.destroyCQ();
+                cq.getChannel().destroyCompChannel();
+            }
+        }
+
+        private boolean released;
+
+        void closeQuietly() {
+            try {
+                close();
+            } catch (IOException | InterruptedException | RuntimeException ignored) {
+                // closing anyway
+            }
+        }
     }
 
     private final Endpoint endpoint;
@@ -75,9 +110,8 @@ final class DisniQueuePair implements QueuePair {
     private final SVCPostSend send;
     private final IbvWC[] completions = new IbvWC[32];
     private final SVCPollCq poll;
-    private final Long2ObjectOpenHashMap<IbvMr> localRegions = new Long2ObjectOpenHashMap<>();
     private int received = -1; // bytes of the answer that arrived, -1 while waiting
-    private boolean broken;
+    private boolean failed;
 
     DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer) {
         this.endpoint = endpoint;
@@ -118,64 +152,58 @@ final class DisniQueuePair implements QueuePair {
     }
 
     @Override
-    public void postRead(long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
-        post(read, wrId, local, localOffset, remoteAddress, rkey, length);
+    public boolean failed() {
+        return failed || endpoint.isClosed();
     }
 
     @Override
-    public void postWrite(long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
-        post(write, wrId, local, localOffset, remoteAddress, rkey, length);
+    public void postRead(long wrId, long localAddress, int lkey, long remoteAddress, int rkey, int length) {
+        post(read, wrId, localAddress, lkey, remoteAddress, rkey, length);
     }
 
-    private void post(SVCPostSend call, long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
+    @Override
+    public void postWrite(long wrId, long localAddress, int lkey, long remoteAddress, int rkey, int length) {
+        post(write, wrId, localAddress, lkey, remoteAddress, rkey, length);
+    }
+
+    private void post(SVCPostSend call, long wrId, long localAddress, int lkey, long remoteAddress, int rkey, int length) {
         try {
-            IbvMr mr = localRegion(local);
             SVCPostSend.SendWRMod wr = call.getWrMod(0);
             wr.setWr_id(wrId);
             SVCPostSend.SgeMod sge = wr.getSgeMod(0);
-            sge.setAddr(local.address() + localOffset);
+            sge.setAddr(localAddress);
             sge.setLength(length);
-            sge.setLkey(mr.getLkey());
+            sge.setLkey(lkey);
             wr.getRdmaMod().setRemote_addr(remoteAddress);
             wr.getRdmaMod().setRkey(rkey);
             call.execute();
         } catch (IOException | RuntimeException e) {
-            broken = true;
-            sink.completed(wrId, ErrorCode.SERVER_UNAVAILABLE.code());
+            // the queue pair took no work request (it is being destroyed): that one is flushed at once, and so is the queue pair
+            failed = true;
+            sink.completed(wrId, FLUSHED);
         }
-    }
-
-    /** The registration of a mapping's local memory: made on first use, then found by the memory's address. */
-    private IbvMr localRegion(MemorySegment local) throws IOException {
-        IbvMr mr = localRegions.get(local.address());
-        if (mr == null) {
-            mr = endpoint.getPd().regMr(local.address(), (int) Math.min(local.byteSize(), Integer.MAX_VALUE), ACCESS).execute().free().getMr();
-            localRegions.put(local.address(), mr);
-        }
-        return mr;
     }
 
     @Override
     public int poll() {
-        if (broken) {
-            return 0;
-        }
         try {
             int n = poll.execute().getPolls();
             for (int i = 0; i < n; i++) {
                 IbvWC wc = completions[i];
                 long wrId = wc.getWr_id();
-                int status = wc.getStatus() == 0 ? 0
-                        : wc.getStatus() == REMOTE_ACCESS_ERROR ? ErrorCode.UNAUTHORIZED.code() : ErrorCode.SERVER_UNAVAILABLE.code();
+                int status = wc.getStatus();
+                if (status != SUCCESS) {
+                    failed = true; // the queue pair is in the error state now
+                }
                 if (wrId == RECV_ID) {
-                    received = status == 0 ? wc.getByte_len() : 0;
+                    received = status == SUCCESS ? wc.getByte_len() : 0;
                 } else if (wrId != SEND_ID) {
                     sink.completed(wrId, status);
                 }
             }
             return n;
         } catch (IOException e) {
-            broken = true;
+            failed = true;
             return 0;
         }
     }
@@ -195,8 +223,13 @@ final class DisniQueuePair implements QueuePair {
             send.execute();
             long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
             while (received < 0) {
-                if (poll() == 0 && (broken || System.nanoTime() - deadline > 0)) {
-                    throw ErrorCode.TIMED_OUT.exception(peer + " did not answer within " + timeoutMs + " ms");
+                if (poll() == 0) {
+                    if (failed()) {
+                        throw ErrorCode.SERVER_UNAVAILABLE.exception("lost the connection to " + peer);
+                    }
+                    if (System.nanoTime() - deadline > 0) {
+                        throw ErrorCode.TIMED_OUT.exception(peer + " did not answer within " + timeoutMs + " ms");
+                    }
                 }
             }
             ByteBuffer answer = ByteBuffer.allocate(received).order(ByteOrder.LITTLE_ENDIAN);
@@ -204,7 +237,7 @@ final class DisniQueuePair implements QueuePair {
             endpoint.postReceive.execute(); // ready for the next answer
             return answer;
         } catch (IOException e) {
-            broken = true;
+            failed = true;
             throw ErrorCode.SERVER_UNAVAILABLE.exception("lost the connection to " + peer + ": " + e.getMessage());
         }
     }
@@ -244,19 +277,7 @@ final class DisniQueuePair implements QueuePair {
 
     @Override
     public void close() {
-        broken = true;
-        for (IbvMr mr : localRegions.values()) {
-            try {
-                mr.deregMr().execute().free();
-            } catch (IOException ignored) {
-                // the endpoint's close releases it anyway
-            }
-        }
-        localRegions.clear();
-        try {
-            endpoint.close();
-        } catch (IOException | InterruptedException ignored) {
-            // closing anyway
-        }
+        failed = true;
+        endpoint.closeQuietly();
     }
 }

@@ -11,18 +11,24 @@ import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A software RDMA device: memory regions with random rkeys, and queue pairs whose
- * one-sided READ and WRITE travel over TCP to the peer's device, which carries them out
- * against its registered memory on a thread of its own, the program on that side taking
- * no part, as a NIC would. It checks the rkey and the range of every access
- * (UNAUTHORIZED, OUT_OF_BOUNDS) and completes work requests in order. It verifies the
- * rdma transport without a card; it is not fast and is never chosen by {@code auto}.
+ * A software RDMA device: memory regions with an lkey and a random rkey, and queue pairs
+ * whose one-sided READ and WRITE travel over TCP to the peer's device, which carries them
+ * out against its registered memory on a thread of its own, the program on that side
+ * taking no part, as a NIC would. It is at least as strict as a NIC: every work request's
+ * local memory must lie in a region registered here under the lkey it names (else
+ * LOCAL_PROTECTION_ERROR), every remote access in the region its rkey names (else
+ * REMOTE_ACCESS_ERROR, and the responder drops the connection); the first failure moves
+ * the queue pair to the error state, flushing everything after it, as does a peer that goes
+ * away; work requests complete in order; listeners asked for port 0 report the port they
+ * got. It verifies the rdma transport without a card; it is not fast and is never chosen
+ * by {@code auto}.
  *
  * <p>Wire (little-endian): a work request is {@code length i32, op i8 (1 read, 2 write,
  * 3 send), wrId i64, remoteAddress i64, rkey i32, bytes i32} and a write's or send's
@@ -37,8 +43,12 @@ public final class EmulatedDevice implements RdmaDevice {
     static final int RESPONSE_HEADER = 17;
 
     private final SecureRandom random = new SecureRandom();
-    private final ConcurrentHashMap<Integer, MemorySegment> regions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, MemorySegment> regions = new ConcurrentHashMap<>(); // by rkey
     private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
+    // local keys: lkey = slot << 8 | generation, so a slot used again never honours an old lkey
+    private volatile MemorySegment[] localMemory = new MemorySegment[16];
+    private volatile int[] localKeys = new int[16];
+    private int generation;
 
     @Override
     public String kind() {
@@ -46,17 +56,50 @@ public final class EmulatedDevice implements RdmaDevice {
     }
 
     @Override
-    public MemoryRegion register(MemorySegment memory) {
+    public synchronized MemoryRegion register(MemorySegment memory) {
         int rkey;
         do {
             rkey = random.nextInt();
         } while (rkey == 0 || regions.putIfAbsent(rkey, memory) != null);
-        return new MemoryRegion(memory.address(), memory.byteSize(), rkey, null);
+        int slot = 0;
+        while (slot < localKeys.length && localKeys[slot] != 0) {
+            slot++;
+        }
+        int capacity = slot < localKeys.length ? localKeys.length : 2 * localKeys.length;
+        MemorySegment[] memories = Arrays.copyOf(localMemory, capacity);
+        int[] keys = Arrays.copyOf(localKeys, capacity);
+        generation = generation % 255 + 1; // 1..255: no lkey is 0, the mark of a free slot
+        memories[slot] = memory;
+        keys[slot] = slot << 8 | generation;
+        localMemory = memories;
+        localKeys = keys;
+        return new MemoryRegion(memory.address(), memory.byteSize(), keys[slot], rkey, null);
     }
 
     @Override
-    public void deregister(MemoryRegion region) {
+    public synchronized void deregister(MemoryRegion region) {
         regions.remove(region.rkey());
+        int slot = region.lkey() >>> 8;
+        if (slot < localKeys.length && localKeys[slot] == region.lkey()) {
+            int[] keys = localKeys.clone();
+            MemorySegment[] memories = localMemory.clone();
+            keys[slot] = 0;
+            memories[slot] = null;
+            localKeys = keys;
+            localMemory = memories;
+        }
+    }
+
+    /** The registered memory {@code lkey} names, if {@code [address, address+length)} lies in it; else null (a NIC's lkey check). */
+    MemorySegment local(int lkey, long address, int length) {
+        int slot = lkey >>> 8;
+        int[] keys = localKeys;
+        MemorySegment[] memories = localMemory;
+        if (lkey == 0 || slot >= keys.length || slot >= memories.length || keys[slot] != lkey) {
+            return null;
+        }
+        MemorySegment memory = memories[slot];
+        return memory != null && length >= 0 && address >= memory.address() && length <= memory.address() + memory.byteSize() - address ? memory : null;
     }
 
     @Override
@@ -127,9 +170,8 @@ public final class EmulatedDevice implements RdmaDevice {
                     continue;
                 }
                 MemorySegment memory = regions.get(rkey);
-                int status = memory == null ? ErrorCode.UNAUTHORIZED.code()
-                        : address < memory.address() || bytes > memory.address() + memory.byteSize() - address ? ErrorCode.OUT_OF_BOUNDS.code() : 0;
-                ByteBuffer target = status == 0 ? window.window(memory, address - memory.address(), bytes) : null;
+                boolean allowed = memory != null && address >= memory.address() && bytes <= memory.address() + memory.byteSize() - address;
+                ByteBuffer target = allowed ? window.window(memory, address - memory.address(), bytes) : null;
                 if (op == WRITE) {
                     if (target != null) {
                         if (!readFully(peer, target)) {
@@ -138,9 +180,12 @@ public final class EmulatedDevice implements RdmaDevice {
                     } else if (!discard(peer, bytes)) {
                         return;
                     }
-                    respond(peer, reply, replyAndBytes, op, wrId, status, null);
+                    respond(peer, reply, replyAndBytes, op, wrId, allowed ? QueuePair.SUCCESS : QueuePair.REMOTE_ACCESS_ERROR, null);
                 } else {
-                    respond(peer, reply, replyAndBytes, op, wrId, status, target);
+                    respond(peer, reply, replyAndBytes, op, wrId, allowed ? QueuePair.SUCCESS : QueuePair.REMOTE_ACCESS_ERROR, target);
+                }
+                if (!allowed) {
+                    return; // a NIC's responder moves its queue pair to the error state: nothing more is carried out
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -192,7 +237,7 @@ public final class EmulatedDevice implements RdmaDevice {
 
     @Override
     public QueuePair connect(InetSocketAddress peer, long timeoutMs, QueuePair.CompletionSink sink) {
-        EmulatedQueuePair qp = new EmulatedQueuePair(peer, timeoutMs, sink);
+        EmulatedQueuePair qp = new EmulatedQueuePair(this, peer, timeoutMs, sink);
         open.add(qp);
         return qp;
     }
@@ -210,5 +255,7 @@ public final class EmulatedDevice implements RdmaDevice {
         open.forEach(EmulatedDevice::closeQuietly);
         open.clear();
         regions.clear();
+        localKeys = new int[16];
+        localMemory = new MemorySegment[16];
     }
 }

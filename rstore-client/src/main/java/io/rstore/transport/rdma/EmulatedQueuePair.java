@@ -13,11 +13,15 @@ import java.nio.channels.SocketChannel;
 /**
  * The requester side of an {@link EmulatedDevice} connection: work requests go out on a
  * socket; {@link #poll} reads their completions, a READ's bytes straight into the local
- * memory its work request named, as a NIC's DMA would.
+ * memory its work request named, as a NIC's DMA would. Its local memory must be registered
+ * on the same device (checked at posting, like a NIC's lkey check); the first failure puts
+ * the queue pair in the error state, and everything after it is flushed.
  */
 final class EmulatedQueuePair implements QueuePair {
     private static final int DEPTH = 256;
+    private static final int PENDING = -1; // on the wire, awaiting the responder's completion
 
+    private final EmulatedDevice device;
     private final SocketChannel channel;
     private final String peer;
     private final long timeoutNanos;
@@ -35,13 +39,16 @@ final class EmulatedQueuePair implements QueuePair {
     private final long[] offsets = new long[DEPTH];
     private final int[] lengths = new int[DEPTH];
     private final int[] ops = new int[DEPTH];
+    private final int[] statuses = new int[DEPTH]; // PENDING, or decided at posting (a local error, flushed)
     private long posted;
     private long reaped;
     private ByteBuffer payload;       // a READ's bytes (or a SEND's answer) being received
     private ByteBuffer answer;        // the answer of the call in flight
-    private boolean broken;
+    private boolean failed;           // the error state: nothing more goes on the wire
+    private boolean peerGone;         // the connection ended: whatever is on the wire is flushed
 
-    EmulatedQueuePair(InetSocketAddress peer, long timeoutMs, CompletionSink sink) {
+    EmulatedQueuePair(EmulatedDevice device, InetSocketAddress peer, long timeoutMs, CompletionSink sink) {
+        this.device = device;
         this.peer = "the emulated RDMA device at " + peer;
         this.timeoutNanos = timeoutMs * 1_000_000L;
         this.sink = sink;
@@ -61,35 +68,48 @@ final class EmulatedQueuePair implements QueuePair {
     }
 
     @Override
-    public void postRead(long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
-        post(EmulatedDevice.READ, wrId, local, localOffset, remoteAddress, rkey, length, null);
+    public boolean failed() {
+        return failed;
     }
 
     @Override
-    public void postWrite(long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length) {
-        post(EmulatedDevice.WRITE, wrId, local, localOffset, remoteAddress, rkey, length, null);
+    public void postRead(long wrId, long localAddress, int lkey, long remoteAddress, int rkey, int length) {
+        post(EmulatedDevice.READ, wrId, localAddress, lkey, remoteAddress, rkey, length, null);
     }
 
-    private void post(int op, long wrId, MemorySegment local, long localOffset, long remoteAddress, int rkey, int length, ByteBuffer message) {
+    @Override
+    public void postWrite(long wrId, long localAddress, int lkey, long remoteAddress, int rkey, int length) {
+        post(EmulatedDevice.WRITE, wrId, localAddress, lkey, remoteAddress, rkey, length, null);
+    }
+
+    private void post(int op, long wrId, long localAddress, int lkey, long remoteAddress, int rkey, int length, ByteBuffer message) {
         if (posted - reaped >= DEPTH) {
             throw new IllegalStateException("the send queue is full (" + DEPTH + "); poll first");
         }
         int slot = (int) (posted % DEPTH);
+        MemorySegment memory = op == EmulatedDevice.SEND ? null : device.local(lkey, localAddress, length);
         wrIds[slot] = wrId;
-        locals[slot] = local;
-        offsets[slot] = localOffset;
-        lengths[slot] = length;
         ops[slot] = op;
+        lengths[slot] = length;
+        locals[slot] = memory;
+        offsets[slot] = memory == null ? 0 : localAddress - memory.address();
         posted++;
-        if (broken) {
-            return; // completes with the failure at the next poll
+        if (failed) {
+            statuses[slot] = FLUSHED;
+            return;
         }
+        if (op != EmulatedDevice.SEND && memory == null) {
+            statuses[slot] = LOCAL_PROTECTION_ERROR; // not registered here, or past its region
+            failed = true;
+            return;
+        }
+        statuses[slot] = PENDING;
         boolean carries = op != EmulatedDevice.READ && length > 0;
         request.clear();
         request.putInt(EmulatedDevice.REQUEST_HEADER - 4 + (carries ? length : 0)).put((byte) op).putLong(wrId).putLong(remoteAddress)
                 .putInt(rkey).putInt(length).flip();
         outgoing[0] = request;
-        outgoing[1] = !carries ? EMPTY : message != null ? message : sending.window(local, localOffset, length);
+        outgoing[1] = !carries ? EMPTY : message != null ? message : sending.window(memory, offsets[slot], length);
         try {
             long deadline = System.nanoTime() + timeoutNanos;
             while (outgoing[0].hasRemaining() || outgoing[1].hasRemaining()) {
@@ -101,18 +121,28 @@ final class EmulatedQueuePair implements QueuePair {
                 }
             }
         } catch (IOException e) {
-            broken = true;
+            lost();
         } finally {
             outgoing[1] = null;
         }
+    }
+
+    private void lost() {
+        failed = true;
+        peerGone = true;
     }
 
     @Override
     public int poll() {
         int reapedNow = 0;
         try {
-            while (reaped < posted && !broken) {
+            while (reaped < posted) {
                 int slot = (int) (reaped % DEPTH);
+                if (statuses[slot] != PENDING || peerGone) { // decided here: a local error, or flushed
+                    complete(slot, statuses[slot] != PENDING ? statuses[slot] : FLUSHED);
+                    reapedNow++;
+                    continue;
+                }
                 if (payload == null) {
                     if (channel.read(response) < 0) {
                         throw new IOException(peer + " closed the queue pair");
@@ -130,12 +160,17 @@ final class EmulatedQueuePair implements QueuePair {
                         if (ops[slot] == EmulatedDevice.SEND) {
                             answer = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
                             payload = answer;
-                        } else if (ops[slot] == EmulatedDevice.READ && status == 0 && bytes == lengths[slot]) {
+                        } else if (ops[slot] == EmulatedDevice.READ && status == SUCCESS && bytes == lengths[slot]) {
                             payload = receiving.window(locals[slot], offsets[slot], bytes);
                         } else {
                             throw new IOException(peer + " sent " + bytes + " bytes with completion " + wrIds[slot]);
                         }
                     } else {
+                        if (status != SUCCESS) {
+                            failed = true; // the responder dropped the connection after it: what follows is flushed
+                        } else if (ops[slot] == EmulatedDevice.SEND) {
+                            answer = ByteBuffer.allocate(0); // an empty answer
+                        }
                         complete(slot, status);
                         reapedNow++;
                         continue;
@@ -148,17 +183,13 @@ final class EmulatedQueuePair implements QueuePair {
                     return reapedNow;
                 }
                 payload = null;
-                complete(slot, 0);
+                complete(slot, SUCCESS);
                 reapedNow++;
             }
         } catch (IOException e) {
-            broken = true;
-        }
-        if (broken) { // a broken queue pair flushes its work requests in error, as a QP in the error state does
-            while (reaped < posted) {
-                complete((int) (reaped % DEPTH), ErrorCode.SERVER_UNAVAILABLE.code());
-                reapedNow++;
-            }
+            lost();
+            payload = null;
+            return reapedNow + poll(); // flushes what is left
         }
         return reapedNow;
     }
@@ -168,7 +199,7 @@ final class EmulatedQueuePair implements QueuePair {
         reaped++;
         if (ops[slot] != EmulatedDevice.SEND) {
             sink.completed(wrIds[slot], status);
-        } else if (status != 0) {
+        } else if (status != SUCCESS) {
             answer = null;
         }
     }
@@ -186,11 +217,11 @@ final class EmulatedQueuePair implements QueuePair {
         }
         answer = null;
         long target = posted + 1;
-        post(EmulatedDevice.SEND, -1, null, 0, 0, 0, message.remaining(), message);
+        post(EmulatedDevice.SEND, -1, 0, 0, 0, 0, message.remaining(), message);
         while (reaped < target) {
             poll();
             if (System.nanoTime() - deadline > 0) {
-                broken = true;
+                lost();
                 poll();
                 throw ErrorCode.TIMED_OUT.exception(peer + " did not answer within " + timeoutMs + " ms");
             }
@@ -204,7 +235,7 @@ final class EmulatedQueuePair implements QueuePair {
 
     @Override
     public void close() {
-        broken = true;
+        lost();
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -16,7 +16,10 @@ public interface RdmaDevice extends AutoCloseable {
     /** {@code disni} or {@code emulated}: the scheme of the addresses its listeners advertise. */
     String kind();
 
-    /** Registers memory for remote reads and writes; its rkey grants them until {@link #deregister}. */
+    /**
+     * Registers memory: its lkey lets this side's work requests read and write it, its rkey
+     * lets peers' reads and writes reach it, until {@link #deregister}.
+     */
     MemoryRegion register(MemorySegment memory);
 
     void deregister(MemoryRegion region);
@@ -35,10 +38,35 @@ public interface RdmaDevice extends AutoCloseable {
 
     /** A listening endpoint. */
     interface Listener extends AutoCloseable {
+        /** The port it listens on: the one the system chose when asked for port 0. */
         int port();
 
         @Override
         void close();
+    }
+
+    /**
+     * How queue pairs connect. {@code retryCount} and {@code rnrRetryCount} (0-7) are how
+     * often a request is sent again when unanswered or when the peer had no receive posted.
+     * {@code initiatorDepth} and {@code responderResources} (outstanding RDMA reads each way)
+     * must stay 0, meaning "as many as both devices allow": DiSNI 2.1 cannot carry them
+     * (its RdmaConnParam throws "Operation currently not supported"), and every device
+     * refuses them the same way.
+     */
+    record Connections(int retryCount, int rnrRetryCount, int initiatorDepth, int responderResources) {
+        /** Retries on: a SEND that beats its peer's RECV is sent again instead of failing. */
+        public static final Connections DEFAULT = new Connections(7, 7, 0, 0);
+
+        /** UNSUPPORTED, in DiSNI's words, for what DiSNI 2.1 cannot set; INVALID_ARGUMENT for counts out of range. */
+        public Connections {
+            if (retryCount < 0 || retryCount > 7 || rnrRetryCount < 0 || rnrRetryCount > 7) {
+                throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception("RDMA retry counts run from 0 to 7, were " + retryCount + " and " + rnrRetryCount);
+            }
+            if (initiatorDepth != 0 || responderResources != 0) {
+                throw io.rstore.ErrorCode.UNSUPPORTED.exception("cannot set the initiator depth or responder resources of an RDMA connection"
+                        + " (DiSNI 2.1: Operation currently not supported); leave them 0 and the native library asks for the devices' maximum");
+            }
+        }
     }
 
     /** The largest request or response message, in bytes. */

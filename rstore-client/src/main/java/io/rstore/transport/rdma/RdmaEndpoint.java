@@ -6,6 +6,7 @@ import io.rstore.RStoreException;
 import io.rstore.transport.Endpoint;
 
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -14,9 +15,12 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A client's reliable connection to one memory server's RDMA device, shared by all its
  * mappings. A chunk is resolved once (id and key to address and rkey, an RPC over
- * SEND/RECV), then every read and write is a one-sided work request; up to the queue's
- * depth are in flight, completed by whoever polls, in posting order. A piece larger than
+ * SEND/RECV), then every read and write is a one-sided work request naming the local
+ * memory by the lkey its mapping's arena was registered under; up to the queue's depth
+ * are in flight, completed by whoever polls, in posting order. A piece larger than
  * {@link #MAX_WORK_REQUEST} goes as several work requests and completes with the last.
+ * A queue pair in the error state (a failed access, a peer that went away) is replaced
+ * by a new connection at the next post, once everything in flight was flushed.
  */
 final class RdmaEndpoint implements Endpoint {
     static final int MAX_WORK_REQUEST = 1 << 30;
@@ -24,7 +28,10 @@ final class RdmaEndpoint implements Endpoint {
     private record Chunk(int key, long address, long length, int rkey) {
     }
 
-    private final QueuePair qp;
+    private final RdmaDevice device;
+    private final InetSocketAddress at;
+    private final LocalRegions.Device local;
+    private QueuePair qp;
     private final String peer;
     private final long timeoutMs;
     private final ReentrantLock lock = new ReentrantLock(); // one thread drives the queue pair at a time
@@ -37,30 +44,37 @@ final class RdmaEndpoint implements Endpoint {
     private long completed;
     private int pieceStatus;
 
-    RdmaEndpoint(RdmaDevice device, java.net.InetSocketAddress at, String peer, long timeoutMs) {
+    RdmaEndpoint(RdmaDevice device, InetSocketAddress at, LocalRegions regions, String peer, long timeoutMs) {
+        this.device = device;
+        this.at = at;
         this.peer = peer;
         this.timeoutMs = timeoutMs;
         this.qp = device.connect(at, timeoutMs, this::completed);
+        this.local = regions.on(device); // after the first connection: a DiSNI device has its protection domain then
         this.completion = new Completion[qp.depth()];
         this.last = new boolean[qp.depth()];
     }
 
     @Override
-    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion c) {
-        post(false, chunkId, key, remoteOffset, local, localOffset, length, c);
+    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion c) {
+        post(false, chunkId, key, remoteOffset, local, localKey, localOffset, length, c);
     }
 
     @Override
-    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion c) {
-        post(true, chunkId, key, remoteOffset, local, localOffset, length, c);
+    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion c) {
+        post(true, chunkId, key, remoteOffset, local, localKey, localOffset, length, c);
     }
 
-    private void post(boolean write, int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion c) {
+    private void post(boolean write, int chunkId, int key, long remoteOffset, MemorySegment memory, int localKey, long localOffset, long length,
+                      Completion c) {
         c.drivenBy(this);
         lock.lock();
         try {
             Chunk chunk;
             try {
+                if (qp.failed()) {
+                    reconnect();
+                }
                 chunk = chunk(chunkId, key);
             } catch (RStoreException e) { // the resolving call failed: the piece fails, posting never throws
                 c.complete(e.code().code());
@@ -91,16 +105,34 @@ final class RdmaEndpoint implements Endpoint {
                 completion[slot] = c;
                 last[slot] = done + n == length;
                 long wrId = posted++;
+                long localAddress = memory.address() + localOffset + done;
+                int lkey = local.lkey(localKey);
                 if (write) {
-                    qp.postWrite(wrId, local, localOffset + done, chunk.address() + remoteOffset + done, chunk.rkey(), n);
+                    qp.postWrite(wrId, localAddress, lkey, chunk.address() + remoteOffset + done, chunk.rkey(), n);
                 } else {
-                    qp.postRead(wrId, local, localOffset + done, chunk.address() + remoteOffset + done, chunk.rkey(), n);
+                    qp.postRead(wrId, localAddress, lkey, chunk.address() + remoteOffset + done, chunk.rkey(), n);
                 }
                 done += n;
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A new queue pair for one in the error state, once everything posted on the old one was
+     * flushed (bounded by the timeout). The chunks resolved stay valid: they are the
+     * server's registrations, not the connection's.
+     */
+    private void reconnect() {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (completed < posted) {
+            if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
+                throw ErrorCode.TIMED_OUT.exception(peer + " did not flush its failed queue pair within " + timeoutMs + " ms");
+            }
+        }
+        qp.close();
+        qp = device.connect(at, timeoutMs, this::completed);
     }
 
     /** The chunk's registered memory: cached, else resolved by RPC (first access, or a new key). Null: no such chunk and key. */
@@ -132,7 +164,7 @@ final class RdmaEndpoint implements Endpoint {
     private void completed(long wrId, int status) {
         int slot = (int) (wrId % completion.length);
         if (pieceStatus == 0) {
-            pieceStatus = status;
+            pieceStatus = QueuePair.errorCode(status).code();
         }
         Completion c = completion[slot];
         completion[slot] = null;

@@ -49,11 +49,11 @@ public final class RdmaEnvironment {
      * with the reason if there is none), {@code emulated} (the software device), or
      * {@code auto}: disni when it can be used, else none (null).
      */
-    public static RdmaDevice open(String kind, long timeoutMs) {
+    public static RdmaDevice open(String kind) {
         return switch (kind) {
-            case "disni" -> DisniDevice.open(timeoutMs);
+            case "disni" -> DisniDevice.open(RdmaDevice.Connections.DEFAULT);
             case "emulated" -> new EmulatedDevice();
-            case "auto" -> unavailable() == null ? DisniDevice.open(timeoutMs) : null;
+            case "auto" -> unavailable() == null ? DisniDevice.open(RdmaDevice.Connections.DEFAULT) : null;
             case "none" -> null;
             default -> throw new IllegalArgumentException("no RDMA device kind '" + kind + "'; use auto, disni, emulated or none");
         };

@@ -14,6 +14,7 @@ import java.net.URI;
  */
 public final class RdmaTransport implements Transport {
     private final long timeoutMs;
+    private final LocalRegions localRegions = new LocalRegions();
     private EmulatedDevice emulated;
     private RdmaDevice disni;
 
@@ -41,8 +42,14 @@ public final class RdmaTransport implements Transport {
     public Endpoint connect(ServerInfo server) {
         Transport.checkReachable(server, name(), unreachable(server));
         URI at = URI.create(server.rdma());
-        return new RdmaEndpoint(device(at.getScheme()), new InetSocketAddress(at.getHost(), at.getPort()),
+        return new RdmaEndpoint(device(at.getScheme()), new InetSocketAddress(at.getHost(), at.getPort()), localRegions,
                 "memory server " + server.id() + " over " + server.rdma(), timeoutMs);
+    }
+
+    /** Local memory is registered on each device this transport opens, from its first connection on. */
+    @Override
+    public io.rstore.memory.LocalMemory.Registrar localRegistrar() {
+        return localRegions;
     }
 
     /** A queue pair to a control listener (the master's) on a device of {@code kind}; its one-sided completions are ignored. */
@@ -58,13 +65,14 @@ public final class RdmaTransport implements Transport {
             return emulated;
         }
         if (disni == null) {
-            disni = DisniDevice.open(timeoutMs);
+            disni = DisniDevice.open(RdmaDevice.Connections.DEFAULT);
         }
         return disni;
     }
 
     @Override
     public synchronized void close() {
+        localRegions.clear();
         if (emulated != null) {
             emulated.close();
         }

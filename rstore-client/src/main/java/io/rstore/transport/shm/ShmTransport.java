@@ -75,13 +75,13 @@ public final class ShmTransport implements Transport {
         }
 
         @Override
-        public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion) {
+        public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             MemorySegment chunk = checked(chunkId, key, remoteOffset, length);
             completion.complete(chunk == null ? failure(chunkId, key) : copy(chunk, remoteOffset, local, localOffset, length));
         }
 
         @Override
-        public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, long localOffset, long length, Completion completion) {
+        public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             MemorySegment chunk = checked(chunkId, key, remoteOffset, length);
             completion.complete(chunk == null ? failure(chunkId, key) : copy(local, localOffset, chunk, remoteOffset, length));
         }

@@ -85,12 +85,12 @@ final class TcpEndpoint implements Endpoint {
     }
 
     @Override
-    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment into, long offset, long bytes, Completion c) {
+    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment into, int localKey, long offset, long bytes, Completion c) {
         post(Frames.READ, chunkId, key, remoteOffset, into, offset, bytes, c);
     }
 
     @Override
-    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment from, long offset, long bytes, Completion c) {
+    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment from, int localKey, long offset, long bytes, Completion c) {
         post(Frames.WRITE, chunkId, key, remoteOffset, from, offset, bytes, c);
     }
 

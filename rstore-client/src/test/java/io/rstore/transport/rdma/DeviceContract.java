@@ -1,0 +1,209 @@
+package io.rstore.transport.rdma;
+
+import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a verbs device does, checked the same way on every {@link RdmaDevice}: the emulated
+ * one in every build ({@link EmulatedDeviceTest}) and DiSNI on a real device where there is
+ * one ({@link DisniDeviceTest}, run on SoftRoCE by bin/test-rdma). The rules are a NIC's:
+ * local memory must be registered and in range, remote memory must match its rkey, the
+ * first failure puts the queue pair in the error state and flushes the rest, a peer that
+ * goes away flushes what is in flight, a listener on port 0 reports its port.
+ */
+@Timeout(120)
+abstract class DeviceContract {
+    private static final int MiB = 1 << 20;
+    private final Arena arena = Arena.ofShared();
+    private final List<long[]> completions = new ArrayList<>();
+    private RdmaDevice server;
+    private RdmaDevice client;
+
+    /** A fresh device. */
+    abstract RdmaDevice open();
+
+    /** The address listeners bind to and clients connect to (a soft RDMA device needs its own, not 127.0.0.1). */
+    abstract String address();
+
+    @BeforeEach
+    void open2() {
+        server = open();
+        client = open();
+    }
+
+    @AfterEach
+    void close() {
+        client.close();
+        server.close();
+        arena.close();
+    }
+
+    private RdmaDevice.Listener listen(RdmaDevice.RequestHandler handler) {
+        RdmaDevice.Listener listener = server.listen(new InetSocketAddress(address(), 0), () -> handler);
+        assertNotEquals(0, listener.port(), "a listener asked for port 0 reports the port it got");
+        return listener;
+    }
+
+    private QueuePair connect(RdmaDevice.Listener listener) {
+        return client.connect(new InetSocketAddress(address(), listener.port()), 10_000, (wrId, status) -> completions.add(new long[] {wrId, status}));
+    }
+
+    private void reap(QueuePair qp, int count) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (completions.size() < count && System.nanoTime() < deadline) {
+            qp.poll();
+        }
+        assertEquals(count, completions.size(), "completions within 30 s");
+    }
+
+    private List<Long> statuses() {
+        return completions.stream().map(c -> c[1]).toList();
+    }
+
+    @Test
+    void shouldReadAndWriteRegisteredMemoryOneSidedInPostingOrder() {
+        RdmaDevice.Listener listener = listen((request, response) -> { });
+        MemorySegment remote = arena.allocate(MiB, 4096);
+        MemoryRegion region = server.register(remote);
+        try (QueuePair qp = connect(listener)) {
+            MemorySegment local = arena.allocate(MiB, 4096);
+            MemoryRegion mine = client.register(local);
+            for (long i = 0; i < MiB; i += 8) {
+                local.set(ValueLayout.JAVA_LONG, i, i * 7);
+            }
+            qp.postWrite(1, local.address(), mine.lkey(), region.address(), region.rkey(), MiB);
+            qp.postRead(2, local.address() + 64, mine.lkey(), region.address() + 8, region.rkey(), 8); // in order: sees the write
+            reap(qp, 2);
+            assertEquals(List.of(1L, 2L), completions.stream().map(c -> c[0]).toList(), "completed in posting order");
+            assertEquals(List.of(0L, 0L), statuses());
+            assertEquals(1000 * 8 * 7, remote.get(ValueLayout.JAVA_LONG, 1000 * 8), "the write landed in the registered memory");
+            assertEquals(56, local.get(ValueLayout.JAVA_LONG, 64), "the read brought back the written bytes");
+            assertFalse(qp.failed());
+        }
+    }
+
+    @Test
+    void shouldRefuseLocalMemoryNotRegisteredOrPastItsRegionAndFlushWhatFollows() {
+        RdmaDevice.Listener listener = listen((request, response) -> { });
+        MemoryRegion region = server.register(arena.allocate(MiB, 4096));
+        MemorySegment local = arena.allocate(2 * MiB, 4096);
+        try (QueuePair qp = connect(listener)) {
+            MemoryRegion small = client.register(local.asSlice(0, 4096)); // as a stale cache would: the first mapping's size
+            qp.postRead(1, local.address(), small.lkey(), region.address(), region.rkey(), 4096);
+            qp.postRead(2, local.address(), small.lkey(), region.address(), region.rkey(), 8192); // runs past the local region
+            qp.postRead(3, local.address(), small.lkey(), region.address(), region.rkey(), 8);    // after the failure
+            reap(qp, 3);
+            assertEquals(List.of((long) QueuePair.SUCCESS, (long) QueuePair.LOCAL_PROTECTION_ERROR, (long) QueuePair.FLUSHED), statuses());
+            assertTrue(qp.failed(), "a failed work request puts the queue pair in the error state");
+        }
+        completions.clear();
+        try (QueuePair qp = connect(listener)) {
+            MemoryRegion gone = client.register(local.asSlice(MiB, 4096));
+            client.deregister(gone);
+            qp.postWrite(4, local.address() + MiB, gone.lkey(), region.address(), region.rkey(), 64); // a deregistered lkey
+            reap(qp, 1);
+            assertEquals(List.of((long) QueuePair.LOCAL_PROTECTION_ERROR), statuses());
+        }
+    }
+
+    @Test
+    void shouldRefuseRemoteAccessOutsideTheRkeysRegionAndFlushWhatFollows() {
+        RdmaDevice.Listener listener = listen((request, response) -> { });
+        MemorySegment remote = arena.allocate(MiB, 4096);
+        MemoryRegion region = server.register(remote);
+        MemorySegment local = arena.allocate(MiB, 4096);
+        for (long[] access : new long[][] {
+                {region.address(), region.rkey() ^ 0x5a5a0000},     // a wrong rkey
+                {region.address() + MiB - 4, region.rkey()},        // past the region's end
+        }) {
+            completions.clear();
+            try (QueuePair qp = connect(listener)) {
+                MemoryRegion mine = client.register(local);
+                qp.postRead(1, local.address(), mine.lkey(), access[0], (int) access[1], 8);
+                qp.postWrite(2, local.address(), mine.lkey(), region.address(), region.rkey(), 8);
+                reap(qp, 2);
+                assertEquals(List.of((long) QueuePair.REMOTE_ACCESS_ERROR, (long) QueuePair.FLUSHED), statuses());
+                assertTrue(qp.failed());
+                client.deregister(mine);
+            }
+        }
+        server.deregister(region); // revoked: the old rkey reaches nothing
+        completions.clear();
+        try (QueuePair qp = connect(listener)) {
+            MemoryRegion mine = client.register(local);
+            qp.postRead(3, local.address(), mine.lkey(), region.address(), region.rkey(), 8);
+            reap(qp, 1);
+            assertEquals(List.of((long) QueuePair.REMOTE_ACCESS_ERROR), statuses());
+        }
+    }
+
+    @Test
+    void shouldAnswerSendsAndFlushWorkWhenThePeerGoesAway() {
+        RdmaDevice.Listener listener = listen((request, response) -> {
+            int n = request.order(ByteOrder.LITTLE_ENDIAN).getInt();
+            response.order(ByteOrder.LITTLE_ENDIAN).putInt(n * 2).putInt(n + 1);
+        });
+        MemoryRegion region = server.register(arena.allocate(64 * MiB, 4096));
+        try (QueuePair qp = connect(listener)) {
+            MemorySegment local = arena.allocate(64 * MiB, 4096);
+            MemoryRegion mine = client.register(local);
+            ByteBuffer answer = qp.call(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 21), 10_000);
+            assertEquals(42, answer.order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+            assertEquals(22, answer.getInt(4));
+
+            for (int i = 0; i < 4; i++) {
+                qp.postWrite(100 + i, local.address(), mine.lkey(), region.address(), region.rkey(), 64 * MiB);
+            }
+            long start = System.nanoTime();
+            server.close(); // the peer goes away, perhaps with writes in flight
+            for (int i = 4; i < 16; i++) {
+                qp.postWrite(100 + i, local.address(), mine.lkey(), region.address(), region.rkey(), 64 * MiB);
+            }
+            reap(qp, 16);
+            long tookMs = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(tookMs < 10_000, "flushed within 10 s of the peer going away, not after the retry timeout: " + tookMs + " ms");
+            assertEquals(QueuePair.FLUSHED, (int) (long) completions.getLast()[1], "the last work request was flushed: " + statuses());
+            assertTrue(qp.failed());
+            RStoreException e = assertThrows(RStoreException.class, () -> qp.call(ByteBuffer.allocate(4), 10_000));
+            assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
+        }
+    }
+
+    @Test
+    void shouldCloseAtOnceWithListenersAndConnectionsOpen() {
+        RdmaDevice.Listener listener = listen((request, response) -> { });
+        QueuePair qp = connect(listener);
+        qp.call(ByteBuffer.allocate(4), 10_000);
+        long start = System.nanoTime();
+        client.close();
+        server.close();
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMs < 5_000, "closing took " + tookMs + " ms");
+    }
+
+    @Test
+    void shouldRefuseConnectionParametersDisniCannotCarry() {
+        RStoreException e = assertThrows(RStoreException.class, () -> new RdmaDevice.Connections(7, 7, 16, 16));
+        assertEquals(ErrorCode.UNSUPPORTED, e.code());
+        assertTrue(e.getMessage().contains("Operation currently not supported"), e.getMessage());
+    }
+}
