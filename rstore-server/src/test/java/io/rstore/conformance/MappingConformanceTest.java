@@ -329,6 +329,67 @@ class MappingConformanceTest {
         }
     }
 
+    /**
+     * Local memory the buddy allocator hands out again at the same address, to a larger
+     * mapping, and arenas given back and made anew: every transfer must use the memory as
+     * it is now (an RDMA client that cached a registration by address wrote past it).
+     */
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldMoveBytesThroughLocalMemoryReusedForLargerMappings(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, TestCluster.settings(2).withLocalCacheBytes(0))) {
+            Namespace ns = cluster.client().createNamespace("reuse");
+            long[] sizes = {64, 4096, 3 * CHUNK + 100, 512 * 1024, 2 << 20, 64, 2 << 20};
+            for (int round = 0; round < sizes.length; round++) {
+                RAddress seg = ns.alloc(sizes[round], AllocFlags.GROW);
+                try (Mapping m = seg.map(MapFlags.NONE)) {
+                    for (long at = 0; at + 8 <= m.length(); at += 8) {
+                        m.segment().set(ValueLayout.JAVA_LONG, at, at * 31 + round);
+                    }
+                    m.write();
+                    m.segment().fill((byte) 0);
+                    m.read();
+                    for (long at = 0; at + 8 <= m.length(); at += 8) {
+                        assertEquals(at * 31 + round, m.segment().get(ValueLayout.JAVA_LONG, at), "round " + round + ", long at " + at);
+                    }
+                }
+                ns.free(seg);
+            }
+        }
+    }
+
+    /**
+     * A refused access (a chunk rekeyed under a mapping: on RDMA a remote access error,
+     * which breaks the queue pair) fails alone: the client's other mappings on that server go on.
+     */
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldKeepOtherMappingsWorkingAfterARefusedAccess(String transport) {
+        org.junit.jupiter.api.Assumptions.assumeFalse(transport.equals("shm"),
+                "shm clients keep the pages of the chunk file they mapped: a recycled chunk is a new file, no access is refused");
+        try (TestCluster cluster = TestCluster.start(transport, 1)) {
+            RStore client = cluster.client();
+            RAddress stale = client.createNamespace("stale").alloc(4096, AllocFlags.GROW);
+            RAddress live = client.createNamespace("live").alloc(4096, AllocFlags.GROW);
+            try (Mapping old = stale.map(MapFlags.NONE); Mapping m = live.map(MapFlags.NONE)) {
+                old.read();
+                m.segment().set(ValueLayout.JAVA_LONG, 0, 77);
+                m.write();
+                ChunkLocation chunk = cluster.locate(stale).chunks().getFirst();
+                cluster.server(chunk.serverId()).recycle(chunk.chunkId()); // new key, new registration: the old credentials die
+                error(ErrorCode.UNAUTHORIZED, old::read);
+                m.segment().set(ValueLayout.JAVA_LONG, 0, 0);
+                m.read();
+                assertEquals(77, m.segment().get(ValueLayout.JAVA_LONG, 0));
+                m.segment().set(ValueLayout.JAVA_LONG, 8, 78);
+                m.write();
+                m.segment().fill((byte) 0);
+                m.read();
+                assertEquals(78, m.segment().get(ValueLayout.JAVA_LONG, 8));
+            }
+        }
+    }
+
     static long countNonZero(MemorySegment segment) {
         return countNot(segment, (byte) 0);
     }

@@ -36,9 +36,22 @@ final class TestCluster implements AutoCloseable {
         this.settings = settings;
     }
 
-    /** The transports the conformance suite runs on. */
+    /** The address of a real RDMA device's interface (a soft device does not work on 127.0.0.1), or null. */
+    static final String RDMA_ADDRESS = System.getenv("RSTORE_RDMA_ADDRESS");
+
+    /**
+     * The transports the conformance suite runs on: inproc, tcp, shm, rdma (the emulated
+     * device) and, where a device, libdisni and RSTORE_RDMA_ADDRESS are present, disni
+     * (rdma on the real device). RSTORE_TEST_TRANSPORTS=disni,... picks some of them
+     * (bin/test-rdma runs only disni in its guest).
+     */
     static Stream<String> transports() {
-        return Stream.of("inproc", "tcp", "shm", "rdma");
+        String chosen = System.getenv("RSTORE_TEST_TRANSPORTS");
+        if (chosen != null && !chosen.isBlank()) {
+            return Stream.of(chosen.split(",")).map(String::trim);
+        }
+        boolean device = RDMA_ADDRESS != null && !RDMA_ADDRESS.isEmpty() && io.rstore.transport.rdma.RdmaEnvironment.unavailable() == null;
+        return device ? Stream.of("inproc", "tcp", "shm", "rdma", "disni") : Stream.of("inproc", "tcp", "shm", "rdma");
     }
 
     /** Small chunks so that tests cross chunk and server boundaries cheaply. */
@@ -64,8 +77,15 @@ final class TestCluster implements AutoCloseable {
                     settings);
             case "rdma" -> new TestCluster(null, NetworkCluster.startWithRdma(settings, new InetSocketAddress("127.0.0.1", 0), "emulated"), "rstore+rdma",
                     settings);
+            case "disni" -> new TestCluster(null, NetworkCluster.startWithRdma(settings, new InetSocketAddress(RDMA_ADDRESS, 0), "disni"), "rstore+rdma",
+                    settings);
             default -> throw new IllegalArgumentException("no test cluster for transport " + transport);
         };
+    }
+
+    /** Where the cluster listens: the RDMA device's address for disni, else loopback. */
+    private String host() {
+        return network.rdmaUri("127.0.0.1").contains("device=emulated") ? "127.0.0.1" : RDMA_ADDRESS;
     }
 
     /** Where shm chunk files go: /dev/shm where there is one (Linux), else the temporary directory. */
@@ -77,7 +97,7 @@ final class TestCluster implements AutoCloseable {
     /** A new client; closed with the cluster. */
     synchronized RStore client() {
         RStore client = cluster != null ? cluster.connect("test client " + clients.size())
-                : RStore.connect(scheme.equals("rstore+rdma") ? network.rdmaUri("127.0.0.1") : scheme + "://127.0.0.1:" + network.port(), settings);
+                : RStore.connect(scheme.equals("rstore+rdma") ? network.rdmaUri(host()) : scheme + "://127.0.0.1:" + network.port(), settings);
         clients.add(client);
         return client;
     }
@@ -97,6 +117,11 @@ final class TestCluster implements AutoCloseable {
 
     Master master() {
         return cluster != null ? cluster.master() : network.master();
+    }
+
+    /** The memory server itself, for what no client may do (give a mapped chunk a new key). */
+    io.rstore.server.MemoryServer server(int id) {
+        return cluster != null ? cluster.server(id) : network.server(id);
     }
 
     void stopServer(int id) {
