@@ -82,7 +82,10 @@ run_module() {
     # Off-heap memory (RStore chunks and mappings) counts against MaxDirectMemorySize.
     # Native access: RStore maps chunk memory with huge pages through java.lang.foreign.
     # sun.nio.ch: DiSNI (the rdma transport) reaches into it on Java 17 and later.
+    # java.library.path: our libdisni (built where the verbs headers are), then the JVM's usual places;
+    # a -Djava.library.path in CARAFE_JAVA_OPTS comes later and wins (DiSNI's own libdisni, docs/rdma.md).
     exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED -Drstore.home="$CARAFE_ROOT" \
-        --add-exports java.base/sun.nio.ch=ALL-UNNAMED ${CARAFE_JAVA_OPTS:-} \
+        --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
+        -Djava.library.path="$CARAFE_ROOT/rstore-client/target/native:/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib" ${CARAFE_JAVA_OPTS:-} \
         -cp "$jar:$CARAFE_ROOT/$module/target/lib/*" "$main" "$@"
 }

@@ -21,8 +21,11 @@ final class ProcessWorkers implements Workers {
 
     @Override
     public Future<Void> start(String clusterUri, String jobNamespace, int index) {
+        // what the rdma transport needs as bin/ gives it: libdisni's directory, and sun.nio.ch for DiSNI
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
+                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-Djava.library.path=" + System.getProperty("java.library.path"),
+                "-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
                 "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
                 "--superstep-timeout", Long.toString(timeoutSeconds));
         try {

@@ -40,7 +40,10 @@ final class DoctorCommand implements Callable<Integer> {
         line(out, "huge pages", hugePages());
         Path shm = Path.of("/dev/shm");
         line(out, "shared memory", Files.isDirectory(shm) ? shm + ", " + free(shm) + " free" : "no /dev/shm: the shm transport is off");
-        String rdma = RdmaEnvironment.unavailable();
+        String probe = RdmaEnvironment.probe(); // tried, not guessed from files
+        line(out, "device check", probe);
+        String rdma = probe.startsWith("opened ") && !probe.contains(", but ") ? null
+                : probe.startsWith("not tried: ") ? probe.substring("not tried: ".length()) : probe;
         line(out, "auto picks", "shm for memory servers on this host; " + (rdma == null ? "rdma (disni) for servers with an RDMA device; " : "")
                 + "tcp for the others" + (rdma == null ? "" : "; not rdma: " + rdma));
         if (cluster != null) {

@@ -59,6 +59,14 @@ public final class RdmaEnvironment {
         };
     }
 
+    /**
+     * Opens the device through DiSNI and moves bytes over a loopback queue pair: "opened
+     * DEVICE: ..." when it all worked, else what failed and why (bounded, a few seconds).
+     */
+    public static String probe() {
+        return DeviceProbe.probe();
+    }
+
     /** Why the rdma transport cannot use a real device here, or null if it can. */
     public static String unavailable() {
         return DisniDevice.unavailable();

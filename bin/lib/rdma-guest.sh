@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Runs inside bin/test-rdma's QEMU guest (this machine's root, read-only, under a guest
+# kernel with SoftRoCE): makes rxe0 on eth0, then runs the RDMA suites on the disni device
+# (mode test) or perftest beside rstore bench (mode bench). Writes "N passed, M failed" to
+# $CARAFE_GUEST_RESULTS/summary, which bin/test-rdma reads back.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$(pwd)
+mode=${1:-test}
+results=${CARAFE_GUEST_RESULTS:?}
+address=10.0.2.15
+export RSTORE_RDMA_ADDRESS=$address
+passed=0
+failed=0
+
+source "$root/bin/lib/common.sh"
+find_jdk >/dev/null
+java=$JAVA_HOME/bin/java
+
+step() { # step NAME COMMAND...: one pass or fail
+    local name=$1 start=$SECONDS
+    shift
+    echo "=== $name"
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "--- PASS $name ($((SECONDS - start)) s)"
+    else
+        failed=$((failed + 1))
+        echo "--- FAIL $name ($((SECONDS - start)) s)"
+    fi
+}
+
+finish() {
+    echo "$passed passed, $failed failed" > "$results/summary"
+    sync
+    exit 0
+}
+
+# ---- the device ----
+rdma link add rxe0 type rxe netdev eth0 || { echo "guest: rdma link add failed"; failed=1; finish; }
+for _ in $(seq 1 50); do
+    ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE && break
+    sleep 0.2
+done
+ibv_devinfo -d rxe0 | grep -E "hca_id|state|link_layer"
+ulimit -l unlimited
+
+# A JVM as bin/ starts it, with C1 only: the C2 compiler costs more than it gains under emulation.
+jvm_options=(-XX:TieredStopAtLevel=1 -XX:MaxDirectMemorySize=4g --enable-native-access=ALL-UNNAMED
+    --add-exports java.base/sun.nio.ch=ALL-UNNAMED "-Djava.library.path=$root/rstore-client/target/native")
+export CARAFE_JAVA_OPTS="-XX:TieredStopAtLevel=1"
+export RSTORE_RDMA_DEVICE=disni
+
+logs=/tmp/rstore-logs
+mkdir -p "$logs"
+daemons=()
+start_daemons() { # a master and two memory servers on the device, control calls over RDMA on 7401
+    bin/rstore master --bind "$address" --port 7400 --rdma-port 7401 > "$logs/master.log" 2>&1 &
+    daemons+=($!)
+    for _ in $(seq 1 600); do
+        (exec 3<>"/dev/tcp/$address/7400") 2>/dev/null && break
+        sleep 0.5
+    done
+    for i in 1 2; do
+        bin/rstore server --master "$address:7400" --bind "$address" --advertise "$address" --capacity 512MiB --shm-dir "" \
+            > "$logs/server$i.log" 2>&1 &
+        daemons+=($!)
+    done
+    for _ in $(seq 1 600); do
+        [ "$(bin/rstore status -c "rstore+tcp://$address:7400" 2>/dev/null | grep -c ' alive ')" -ge 2 ] && return 0
+        sleep 1
+    done
+    echo "the daemons did not come up; their logs:"
+    tail -n 20 "$logs"/*.log
+    return 1
+}
+
+stop_daemons() {
+    kill "${daemons[@]}" 2>/dev/null
+    wait "${daemons[@]}" 2>/dev/null
+    daemons=()
+}
+
+junit() { # the device contract, RdmaDeviceTest, the conformance suite (barrier included) on disni
+    local report=/tmp/junit.txt
+    RSTORE_TEST_TRANSPORTS=disni "$java" "${jvm_options[@]}" -Xmx2g \
+        -jar "$results"/junit-platform-console-standalone-*.jar execute --disable-banner --details=tree \
+        --class-path "$root/rstore-client/target/test-classes:$root/rstore-server/target/test-classes:$root/rstore-server/target/classes:$(cat "$results/classpath")" \
+        --select-class io.rstore.transport.rdma.DisniDeviceTest --select-class io.rstore.net.RdmaDeviceTest \
+        --select-package io.rstore.conformance > "$report" 2>&1
+    local status=$?
+    grep -v "^\s*$" "$report" | tail -n 150
+    local ok bad skipped
+    ok=$(sed -n 's/.*\[ *\([0-9]*\) tests successful *\].*/\1/p' "$report")
+    bad=$(sed -n 's/.*\[ *\([0-9]*\) tests failed *\].*/\1/p' "$report")
+    skipped=$(sed -n 's/.*\[ *\([0-9]*\) tests skipped *\].*/\1/p' "$report")
+    echo "junit: ${ok:-0} successful, ${bad:-?} failed, ${skipped:-0} skipped"
+    passed=$((passed + ${ok:-0}))
+    failed=$((failed + ${bad:-1}))
+    [ "$status" = 0 ] && [ "${ok:-0}" -gt 0 ]
+}
+
+doctor_opens_the_device() {
+    local out
+    out=$(bin/rstore doctor -c "rstore://$address:7400" 2>&1)
+    echo "$out"
+    grep -q "opened rxe0" <<< "$out" && grep -q "rdma (disni)" <<< "$out"
+}
+
+status_reaches_servers_over_rdma() {
+    local out
+    out=$(bin/rstore status -c "rstore+rdma://$address:7401" 2>&1)
+    echo "$out"
+    [ "$(grep -c ' rdma' <<< "$out")" -ge 2 ]
+}
+
+bench_over_rdma() {
+    bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 3 --control-max 4MiB --bandwidth-max 16MiB
+}
+
+pagerank_with_worker_processes() {
+    local out
+    out=$(bin/carafe pagerank --graph wiki-vote --cluster "rstore+rdma://$address:7401" --workers 2 --worker-processes --verify 2>&1)
+    local status=$?
+    echo "$out" | tail -n 25
+    [ "$status" = 0 ] && grep -q "verify: OK" <<< "$out"
+}
+
+if [ "$mode" = test ]; then
+    step "junit: device contract, RdmaDeviceTest, conformance suite on disni" junit
+    step "daemons: master and two memory servers on rxe0" start_daemons
+    step "rstore doctor -c opens the device and picks rdma" doctor_opens_the_device
+    step "rstore status over rstore+rdma://" status_reaches_servers_over_rdma
+    step "rstore bench --cluster rstore+rdma://" bench_over_rdma
+    step "carafe pagerank on wiki-Vote, worker processes over rdma, verified" pagerank_with_worker_processes
+    stop_daemons
+else
+    perftest() { # NAME ARGS...: server and client of one perftest tool over rxe0, in this guest
+        local tool=$1
+        shift
+        "$tool" -d rxe0 "$@" > /tmp/perftest-server.txt 2>&1 &
+        sleep 2
+        "$tool" -d rxe0 "$@" "$address"
+        local status=$?
+        wait
+        return $status
+    }
+    step "ib_read_lat 8 bytes" perftest ib_read_lat -s 8 -n 2000
+    step "ib_read_bw 1 MiB" perftest ib_read_bw -s 1048576 -n 200
+    step "daemons" start_daemons
+    step "rstore bench --cluster rstore+rdma:// (8-byte reads, bandwidth)" \
+        bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --bandwidth-max 16MiB
+    stop_daemons
+fi
+finish
