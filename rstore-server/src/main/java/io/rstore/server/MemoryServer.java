@@ -1,6 +1,7 @@
 package io.rstore.server;
 
 import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
 import io.rstore.memory.NativeMemory;
 import io.rstore.protocol.ChunkService;
 import io.rstore.transport.RegionTable;
@@ -101,11 +102,16 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     /** A new chunk on {@code memory}, which lives as long as {@code arena}: registered, counted, and on the RDMA device if there is one. */
     private int register(Arena arena, MemorySegment memory) {
         int id = regions.register(memory);
+        if (rdma != null) {
+            try {
+                rdma.registered(id, memory);
+            } catch (RuntimeException e) {
+                regions.deregister(id);
+                throw e;
+            }
+        }
         arenas.put(id, arena);
         usedBytes += memory.byteSize();
-        if (rdma != null) {
-            rdma.registered(id, memory);
-        }
         return id;
     }
 
@@ -134,7 +140,14 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             arena.close();
             throw e;
         }
-        int id = register(arena, memory);
+        int id;
+        try {
+            id = register(arena, memory);
+        } catch (RStoreException e) {
+            arena.close();
+            // e.g. a range ending inside the file's last page: the device cannot pin past the end of a file
+            throw ErrorCode.UNSUPPORTED.exception("the RDMA device cannot register " + path + "'s pages (" + e.detail() + "); the client copies instead");
+        }
         return new Grant(id, regions.key(id));
     }
 

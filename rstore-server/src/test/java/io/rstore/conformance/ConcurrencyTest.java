@@ -68,7 +68,7 @@ class ConcurrencyTest {
             }
             try {
                 for (Future<Integer> f : results) {
-                    f.get(100, TimeUnit.SECONDS);
+                    f.get(100L * TestCluster.TIME_SCALE, TimeUnit.SECONDS);
                 }
             } finally {
                 pool.shutdownNow();

@@ -36,6 +36,9 @@ final class TestCluster implements AutoCloseable {
         this.settings = settings;
     }
 
+    /** How much longer to wait than on a real machine: bin/test-rdma's emulated guest is many times slower. */
+    static final int TIME_SCALE = Integer.parseInt(System.getenv().getOrDefault("RSTORE_TEST_TIME_SCALE", "1"));
+
     /** The address of a real RDMA device's interface (a soft device does not work on 127.0.0.1), or null. */
     static final String RDMA_ADDRESS = System.getenv("RSTORE_RDMA_ADDRESS");
 

@@ -57,6 +57,9 @@ public final class EmulatedDevice implements RdmaDevice {
 
     @Override
     public synchronized MemoryRegion register(MemorySegment memory) {
+        if (!memory.isNative()) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("an RDMA device registers native memory only, not a heap array");
+        }
         int rkey;
         do {
             rkey = random.nextInt();
@@ -90,8 +93,11 @@ public final class EmulatedDevice implements RdmaDevice {
         }
     }
 
-    /** The registered memory {@code lkey} names, if {@code [address, address+length)} lies in it; else null (a NIC's lkey check). */
-    MemorySegment local(int lkey, long address, int length) {
+    /**
+     * The registered memory {@code lkey} names, if {@code [address, address+length)} lies in
+     * it and it may be written when the work request writes into it (a READ); else null (a NIC's lkey check).
+     */
+    MemorySegment local(int lkey, long address, int length, boolean writes) {
         int slot = lkey >>> 8;
         int[] keys = localKeys;
         MemorySegment[] memories = localMemory;
@@ -99,7 +105,7 @@ public final class EmulatedDevice implements RdmaDevice {
             return null;
         }
         MemorySegment memory = memories[slot];
-        return memory != null && length >= 0 && address >= memory.address() && length <= memory.address() + memory.byteSize() - address ? memory : null;
+        return memory != null && !(writes && memory.isReadOnly()) && length >= 0 && address >= memory.address() && length <= memory.address() + memory.byteSize() - address ? memory : null;
     }
 
     @Override

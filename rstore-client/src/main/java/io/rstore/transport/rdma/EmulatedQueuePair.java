@@ -87,7 +87,7 @@ final class EmulatedQueuePair implements QueuePair {
             throw new IllegalStateException("the send queue is full (" + DEPTH + "); poll first");
         }
         int slot = (int) (posted % DEPTH);
-        MemorySegment memory = op == EmulatedDevice.SEND ? null : device.local(lkey, localAddress, length);
+        MemorySegment memory = op == EmulatedDevice.SEND ? null : device.local(lkey, localAddress, length, op == EmulatedDevice.READ);
         wrIds[slot] = wrId;
         ops[slot] = op;
         lengths[slot] = length;

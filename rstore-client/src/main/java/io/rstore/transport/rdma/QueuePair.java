@@ -22,6 +22,7 @@ public interface QueuePair extends AutoCloseable {
     // work completion statuses, numbered as libibverbs' enum ibv_wc_status
     int SUCCESS = 0;
     int LOCAL_LENGTH_ERROR = 1;
+    int LOCAL_QP_OPERATION_ERROR = 2; // rxe's answer to an lkey it does not know (mlx5 says LOCAL_PROTECTION_ERROR)
     int LOCAL_PROTECTION_ERROR = 4;
     int FLUSHED = 5;
     int REMOTE_ACCESS_ERROR = 10;
@@ -59,7 +60,7 @@ public interface QueuePair extends AutoCloseable {
         return switch (status) {
             case SUCCESS -> ErrorCode.NONE;
             case REMOTE_ACCESS_ERROR -> ErrorCode.UNAUTHORIZED; // the rkey is not (or no longer) valid for that range
-            case LOCAL_LENGTH_ERROR, LOCAL_PROTECTION_ERROR -> ErrorCode.UNKNOWN; // our local memory was not registered: a bug
+            case LOCAL_LENGTH_ERROR, LOCAL_QP_OPERATION_ERROR, LOCAL_PROTECTION_ERROR -> ErrorCode.UNKNOWN; // our local memory was not registered: a bug
             default -> ErrorCode.SERVER_UNAVAILABLE; // flushed, retries exhausted: the connection is gone
         };
     }

@@ -18,7 +18,9 @@ public interface RdmaDevice extends AutoCloseable {
 
     /**
      * Registers memory: its lkey lets this side's work requests read and write it, its rkey
-     * lets peers' reads and writes reach it, until {@link #deregister}.
+     * lets peers' reads and writes reach it, until {@link #deregister}. Read-only memory
+     * is registered for local reads alone: it can be written out, nothing can land in it.
+     * The memory must be native (a heap array has no address a device can use).
      */
     MemoryRegion register(MemorySegment memory);
 
