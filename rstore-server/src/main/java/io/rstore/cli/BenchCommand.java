@@ -8,6 +8,7 @@ import io.rstore.RStoreSettings;
 import io.rstore.bench.RStoreBench;
 import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
+import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -63,14 +64,36 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--transport", defaultValue = "inproc",
             description = {"inproc (embedded); tcp, shm or rdma: a master and servers in this process, reached over loopback, through /dev/shm,",
-                    "or over the emulated RDMA device (its work requests travel over loopback tcp) (default: ${DEFAULT-VALUE})"})
+                    "or over RDMA: the host's device through DiSNI when it has one, else the emulated device (its work requests",
+                    "travel over loopback tcp); --rdma-device picks (default: ${DEFAULT-VALUE})"})
     String transport;
+
+    @Option(names = "--rdma-device", defaultValue = "auto",
+            description = "with --transport rdma: auto (disni when this host has a usable device, else emulated), disni or emulated (default: ${DEFAULT-VALUE})")
+    String rdmaDevice;
 
     @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400 or rstore+shm://HOST:7400")
     String cluster;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** --rdma-device resolved: disni needs a usable device with an address, auto takes it when there is one. */
+    private String rdmaDevice() {
+        boolean usable = RdmaEnvironment.unavailable() == null && RdmaEnvironment.deviceAddress() != null;
+        return switch (rdmaDevice) {
+            case "emulated" -> "emulated";
+            case "auto" -> usable ? "disni" : "emulated";
+            case "disni" -> {
+                if (!usable) {
+                    throw new IllegalArgumentException("--rdma-device disni: " + (RdmaEnvironment.unavailable() != null ? RdmaEnvironment.unavailable()
+                            : "the RDMA device has no IPv4 address") + " (rstore doctor says more)");
+                }
+                yield "disni";
+            }
+            default -> throw new IllegalArgumentException("--rdma-device must be auto, disni or emulated, was " + rdmaDevice);
+        };
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -103,10 +126,16 @@ final class BenchCommand implements Callable<Integer> {
             }
         } else if (!transport.equals("inproc")) {
             Path shm = transport.equals("shm") ? Path.of("/dev/shm") : null;
-            InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
-            try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithRdma(settings, loopback, "emulated")
-                    : NetworkCluster.start(settings, loopback, shm);
-                 RStore rstore = RStore.connect(transport.equals("rdma") ? server.rdmaUri("127.0.0.1")
+            String device = transport.equals("rdma") ? rdmaDevice() : "";
+            // a real device's listeners need its own address (soft devices do not work on 127.0.0.1)
+            String host = device.equals("disni") ? RdmaEnvironment.deviceAddress().getHostAddress() : "127.0.0.1";
+            InetSocketAddress bind = new InetSocketAddress(host, 0);
+            if (!device.isEmpty()) {
+                System.err.println("rdma device: " + device + (device.equals("disni") ? " on " + host : " (work requests over loopback tcp)"));
+            }
+            try (NetworkCluster server = transport.equals("rdma") ? NetworkCluster.startWithRdma(settings, bind, device)
+                    : NetworkCluster.start(settings, bind, shm);
+                 RStore rstore = RStore.connect(transport.equals("rdma") ? server.rdmaUri(host)
                          : "rstore+" + transport + "://127.0.0.1:" + server.port(), settings)) {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }

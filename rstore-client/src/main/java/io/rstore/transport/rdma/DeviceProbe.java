@@ -80,7 +80,7 @@ final class DeviceProbe {
     }
 
     /** The IPv4 address of the network interface under {@code device}'s first port (RoCE: its netdev), if any. */
-    private static InetAddress address(String device) {
+    static InetAddress address(String device) {
         try {
             Path ndev = Path.of("/sys/class/infiniband", device, "ports", "1", "gid_attrs", "ndevs", "0");
             List<String> names = Files.isReadable(ndev) ? List.of(Files.readString(ndev).trim()) : List.of();

@@ -67,6 +67,12 @@ public final class RdmaEnvironment {
         return DeviceProbe.probe();
     }
 
+    /** The IPv4 address of the first RDMA device's network interface (its listeners' address), or null. */
+    public static java.net.InetAddress deviceAddress() {
+        List<String> devices = DisniDevice.devices();
+        return devices.isEmpty() ? null : DeviceProbe.address(devices.getFirst());
+    }
+
     /** Why the rdma transport cannot use a real device here, or null if it can. */
     public static String unavailable() {
         return DisniDevice.unavailable();
