@@ -82,15 +82,24 @@ stop_daemons() {
 }
 
 junit() { # the device contract, RdmaDeviceTest, the conformance suite (barrier included) on disni
-    local report=/tmp/junit.txt
-    # emulation is many times slower than a machine: the tests' own bounds stretch, the guest's budget bounds all
+    local report=/tmp/junit.txt selection=()
+    if [ -n "$only" ]; then
+        for class in ${only//,/ }; do selection+=(--select-class "$class"); done
+    else
+        selection=(--select-class io.rstore.transport.rdma.DisniDeviceTest --select-class io.rstore.net.RdmaDeviceTest
+            --select-package io.rstore.conformance)
+    fi
+    # emulation is many times slower than a machine: the tests' own bounds stretch, the guest's budget bounds all;
+    # a thread dump every 10 minutes shows where a slow run spends it
     RSTORE_TEST_TRANSPORTS=disni RSTORE_TEST_TIME_SCALE=10 "$java" "${jvm_options[@]}" -Xmx2g -Djunit.jupiter.execution.timeout.mode=disabled \
-        -jar "$results"/junit-platform-console-standalone-*.jar execute --disable-banner --details=tree \
+        -jar "$results"/junit-platform-console-standalone-*.jar execute --disable-banner --details=tree --disable-ansi-colors \
         --class-path "$root/rstore-client/target/test-classes:$root/rstore-server/target/test-classes:$root/rstore-server/target/classes:$(cat "$results/classpath")" \
-        --select-class io.rstore.transport.rdma.DisniDeviceTest --select-class io.rstore.net.RdmaDeviceTest \
-        --select-package io.rstore.conformance > "$report" 2>&1
-    local status=$?
-    grep -v "^\s*$" "$report" | tail -n 150
+        "${selection[@]}" > >(tee "$report") 2>&1 &
+    local pid=$! status
+    ( while kill -0 "$pid" 2>/dev/null; do sleep 600; kill -0 "$pid" 2>/dev/null && "$JAVA_HOME/bin/jcmd" "$pid" Thread.print; done ) &
+    wait "$pid"
+    status=$?
+    sleep 1
     local ok bad skipped
     ok=$(sed -n 's/.*\[ *\([0-9]*\) tests successful *\].*/\1/p' "$report")
     bad=$(sed -n 's/.*\[ *\([0-9]*\) tests failed *\].*/\1/p' "$report")
@@ -127,7 +136,10 @@ pagerank_with_worker_processes() {
     [ "$status" = 0 ] && grep -q "verify: OK" <<< "$out"
 }
 
-if [ "$mode" = test ]; then
+only=$(sed -n 's/.* carafe.tests=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$only" ]; then
+    step "junit: $only on disni" junit
+elif [ "$mode" = test ]; then
     step "junit: device contract, RdmaDeviceTest, conformance suite on disni" junit
     step "daemons: master and two memory servers on rxe0" start_daemons
     step "rstore doctor -c opens the device and picks rdma" doctor_opens_the_device

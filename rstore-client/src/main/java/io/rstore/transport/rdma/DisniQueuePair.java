@@ -13,6 +13,7 @@ import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.SVCPollCq;
 import com.ibm.disni.verbs.SVCPostRecv;
 import com.ibm.disni.verbs.SVCPostSend;
+import com.ibm.disni.verbs.SVCReqNotify;
 import io.rstore.ErrorCode;
 
 import java.io.IOException;
@@ -91,7 +92,7 @@ final class DisniQueuePair implements QueuePair {
             }
         }
 
-        private boolean released;
+        private boolean released; // its completion queue and channel are gone
 
         void closeQuietly() {
             try {
@@ -242,32 +243,57 @@ final class DisniQueuePair implements QueuePair {
         }
     }
 
-    /** The server's side of an accepted connection: answers each request that arrives, until the connection ends. */
+    /** How long a responder blocks for a completion before it looks whether its connection was closed. */
+    private static final int EVENT_WAIT_MS = 50;
+
+    /**
+     * The server's side of an accepted connection: answers each request that arrives, until
+     * the connection ends. It sleeps on the completion channel between requests (a control
+     * path: a resolve per chunk and client, the master's calls), so idle connections cost no
+     * CPU. Everything happens under the endpoint's lock, which its close takes too: the
+     * completion queue is never polled after it was destroyed.
+     */
     static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests) {
         try (requests) {
             IbvWC[] wcs = {new IbvWC(), new IbvWC(), new IbvWC(), new IbvWC()};
-            SVCPollCq poll = endpoint.getCqProvider().getCQ().poll(wcs, wcs.length);
+            IbvCQ cq = endpoint.getCqProvider().getCQ();
+            SVCPollCq poll = cq.poll(wcs, wcs.length);
+            SVCReqNotify arm = cq.reqNotification(false);
             SVCPostSend send = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_SEND, endpoint.sendMr.getAddr(), 0, endpoint.sendMr.getLkey()));
-            while (!endpoint.isClosed()) {
-                int n = poll.execute().getPolls();
-                for (int i = 0; i < n; i++) {
-                    if (wcs[i].getWr_id() != RECV_ID) {
-                        continue; // our answer's SEND completed
+            boolean armed = false;
+            while (true) {
+                synchronized (endpoint) {
+                    if (endpoint.released || endpoint.isClosed()) {
+                        return;
                     }
-                    if (wcs[i].getStatus() != 0) {
-                        return; // the connection is in error: the client went away
+                    int n = poll.execute().getPolls();
+                    for (int i = 0; i < n; i++) {
+                        if (wcs[i].getWr_id() != RECV_ID) {
+                            continue; // our answer's SEND completed
+                        }
+                        if (wcs[i].getStatus() != 0) {
+                            return; // the connection is in error: the client went away
+                        }
+                        ByteBuffer request = endpoint.receive.duplicate().clear().limit(wcs[i].getByte_len()).order(ByteOrder.LITTLE_ENDIAN);
+                        ByteBuffer response = endpoint.send.clear();
+                        requests.handle(request, response);
+                        endpoint.postReceive.execute(); // before answering, so the next request has somewhere to land
+                        send.getWrMod(0).getSgeMod(0).setLength(response.position());
+                        send.getWrMod(0).setWr_id(SEND_ID);
+                        send.execute();
                     }
-                    ByteBuffer request = endpoint.receive.duplicate().clear().limit(wcs[i].getByte_len()).order(ByteOrder.LITTLE_ENDIAN);
-                    ByteBuffer response = endpoint.send.clear();
-                    requests.handle(request, response);
-                    endpoint.postReceive.execute(); // before answering, so the next request has somewhere to land
-                    send.getWrMod(0).getSgeMod(0).setLength(response.position());
-                    send.getWrMod(0).setWr_id(SEND_ID);
-                    send.execute();
-                }
-                if (n == 0) {
-                    Thread.onSpinWait(); // a control path: the resolve RPC comes once per chunk and client
-                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                    if (n > 0) {
+                        continue;
+                    }
+                    if (!armed) { // ask for an event, then poll once more: a completion may have come before the request
+                        arm.execute();
+                        armed = true;
+                        continue;
+                    }
+                    if (cq.getChannel().getCqEvent(cq, EVENT_WAIT_MS)) {
+                        cq.ackEvents(1);
+                        armed = false;
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
