@@ -11,6 +11,9 @@ import io.rstore.Namespace;
 import io.rstore.RAddress;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.barrier.BarrierCoordinator;
+import io.rstore.barrier.BarrierLayout;
+import io.rstore.barrier.BarrierWorker;
 import io.rstore.config.Units;
 
 import java.io.IOException;
@@ -22,6 +25,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -62,6 +66,7 @@ public final class RStoreBench {
         setup.put("plainCopySource", sharedMemory() ? "a mapped file in /dev/shm" : "Arena.allocate");
         controlPath(result.putArray("controlPath"));
         latency(result.putArray("latency"));
+        barrier(result.putObject("barrier"));
         bandwidth(result.putArray("bandwidth"));
         if (rstore.servers().stream().anyMatch(server -> !rstore.transportTo(server).equals("shm"))) { // tcp, and rdma as emulated over tcp
             socketBaselines(result.putObject("socketBaseline"));
@@ -193,6 +198,61 @@ public final class RStoreBench {
             }
         } finally {
             rstore.deleteNamespace("bench-latency");
+        }
+    }
+
+    // ---- global barrier ----
+
+    private static final int BARRIER_WORKERS = 2;
+
+    /**
+     * The round time of the global barrier Pregel supersteps use: the coordinator starts a
+     * round, each of two workers (a client of its own, as a worker process would be) sees
+     * the start flag, writes its finish flag, and the coordinator sees all of them. Rounds
+     * as many as a tenth of the latency operations.
+     */
+    private void barrier(ObjectNode out) {
+        int rounds = Math.max(100, plan.latencyOps() / 10);
+        progress.printf("barrier: %d workers, %d rounds%n", BARRIER_WORKERS, rounds);
+        BarrierLayout layout = new BarrierLayout(BARRIER_WORKERS, 64);
+        Namespace ns = rstore.createNamespace("bench-barrier");
+        List<RStore> clients = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        try {
+            RAddress region = ns.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
+            long[] samples = new long[rounds];
+            try (BarrierCoordinator coordinator = new BarrierCoordinator(region, layout)) {
+                for (int w = 0; w < BARRIER_WORKERS; w++) {
+                    RStore client = RStore.connect(rstore.uri(), rstore.settings());
+                    clients.add(client);
+                    BarrierWorker worker = new BarrierWorker(client.joinNamespace("bench-barrier").raddress(region.address()), layout, w);
+                    threads.add(Thread.ofPlatform().daemon().name("bench-barrier-" + w).start(() -> {
+                        try (worker) {
+                            for (long round = 0; worker.awaitStart(round, 60_000); round++) {
+                                worker.finish(round);
+                            }
+                        }
+                    }));
+                }
+                for (int round = 0; round < rounds; round++) {
+                    long start = System.nanoTime();
+                    coordinator.start(round);
+                    coordinator.awaitRound(round, 60_000);
+                    samples[round] = System.nanoTime() - start;
+                }
+                coordinator.halt();
+            }
+            for (Thread t : threads) {
+                t.join(60_000);
+            }
+            out.put("workers", BARRIER_WORKERS);
+            out.put("rounds", rounds);
+            putPercentiles(out.putObject("roundNanos"), Percentiles.of(samples));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            clients.forEach(RStore::close);
+            rstore.deleteNamespace("bench-barrier");
         }
     }
 

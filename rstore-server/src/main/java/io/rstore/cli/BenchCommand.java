@@ -213,6 +213,14 @@ final class BenchCommand implements Callable<Integer> {
                         bulk.get("socketGBps").asDouble(), bulk.get("ratio").asDouble());
             }
         }
+        JsonNode barrier = r.get("barrier");
+        if (barrier != null && barrier.has("roundNanos")) {
+            out.println();
+            out.printf("Global barrier round (coordinator start to all %d workers finished, each worker its own client; %d rounds):"
+                            + " p50 %.1f us, p90 %.1f us, p99 %.1f us%n", barrier.get("workers").asInt(), barrier.get("rounds").asInt(),
+                    barrier.at("/roundNanos/p50").asDouble() / 1000, barrier.at("/roundNanos/p90").asDouble() / 1000,
+                    barrier.at("/roundNanos/p99").asDouble() / 1000);
+        }
         out.println();
         out.println("Bandwidth (GB/s = 10^9 bytes per second)");
         out.printf("%6s %10s %9s %10s %12s %8s%n", "op", "size", "in flight", "rstore", "plain copy", "ratio");

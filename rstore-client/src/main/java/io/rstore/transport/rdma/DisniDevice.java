@@ -235,7 +235,7 @@ final class DisniDevice implements RdmaDevice {
         if (pd == null) {
             pd = endpoint.getPd();
         }
-        DisniQueuePair qp = new DisniQueuePair(endpoint, sink, "the RDMA listener at " + peer);
+        DisniQueuePair qp = new DisniQueuePair(endpoint, sink, "the RDMA listener at " + peer, open::remove);
         open.add(qp);
         return qp;
     }

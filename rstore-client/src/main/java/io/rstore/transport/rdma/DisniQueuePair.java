@@ -114,7 +114,11 @@ final class DisniQueuePair implements QueuePair {
     private int received = -1; // bytes of the answer that arrived, -1 while waiting
     private boolean failed;
 
-    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer) {
+    private final java.util.function.Consumer<QueuePair> closed;
+
+    /** {@code closed} is told when it closes (its device forgets it). */
+    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer, java.util.function.Consumer<QueuePair> closed) {
+        this.closed = closed;
         this.endpoint = endpoint;
         this.sink = sink;
         this.peer = peer;
@@ -305,5 +309,6 @@ final class DisniQueuePair implements QueuePair {
     public void close() {
         failed = true;
         endpoint.closeQuietly();
+        closed.accept(this);
     }
 }
