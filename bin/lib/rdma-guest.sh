@@ -125,7 +125,7 @@ status_reaches_servers_over_rdma() {
 }
 
 bench_over_rdma() {
-    bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 1000 --rounds 1 --control-max 1MiB --bandwidth-max 4MiB --in-flight 1,16
+    bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 1000 --rounds 1 --control-max 1MiB --bandwidth-max 4MiB --bandwidth-bytes 64MiB --in-flight 1,16
 }
 
 pagerank_with_worker_processes() {
@@ -162,7 +162,7 @@ else
     step "ib_read_bw 1 MiB" perftest ib_read_bw -s 1048576 -n 200
     step "daemons" start_daemons
     step "rstore bench --cluster rstore+rdma:// (8-byte reads, bandwidth)" \
-        bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --control-max 1MiB --bandwidth-max 1MiB --in-flight 1,16
+        bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --control-max 1MiB --bandwidth-max 1MiB --bandwidth-bytes 512MiB --in-flight 1,16
     stop_daemons
 fi
 finish

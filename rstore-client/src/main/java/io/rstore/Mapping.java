@@ -40,7 +40,8 @@ public final class Mapping implements AutoCloseable {
     private final boolean localReadOnly;
     private final LocalMemory.Block block; // null when the caller gave the local memory
     private final MemorySegment local;
-    private final int localKey;              // what the transport registered the local memory under
+    private final LocalMemory.Block bounce; // read-only memory the transport could not register: writes go out through this
+    private final int localKey;              // what the transport registered the local memory (or the bounce block) under
 
     // Routing, resolved once at map time: namespace address = base + local offset;
     // chunk (address >>> shift) - firstChunk indexes the arrays below.
@@ -92,9 +93,27 @@ public final class Mapping implements AutoCloseable {
         this.metrics = client.clientMetrics();
         this.block = given == null ? client.localMemory().allocate(length) : null;
         this.local = given == null ? block.segment() : given.asSlice(0, length);
-        // memory the caller gave is registered for this mapping alone, and let go with it
-        this.localKey = given == null ? block.localKey() : client.localRegistrar().register(local);
         this.localReadOnly = local.isReadOnly();
+        // memory the caller gave is registered for this mapping alone, and let go with it
+        LocalMemory.Block through = null;
+        int key;
+        if (given == null) {
+            key = block.localKey();
+        } else {
+            try {
+                key = client.localRegistrar().register(local);
+            } catch (RStoreException e) {
+                if (!localReadOnly) {
+                    throw e;
+                }
+                // a device may refuse read-only memory (Linux before 6.2 cannot pin a read-only shared file
+                // mapping for RDMA): then writes copy it into registered local memory first, nothing else changes
+                through = client.localMemory().allocate(length);
+                key = through.localKey();
+            }
+        }
+        this.bounce = through;
+        this.localKey = key;
         client.track(this);
     }
 
@@ -221,6 +240,11 @@ public final class Mapping implements AutoCloseable {
 
     /** Posts one piece per chunk touched; every server gets its pieces before any completes. */
     void post(boolean write, long offset, long length, Completion completion) {
+        MemorySegment local = this.local;
+        if (bounce != null) { // read-only memory the device would not register: written out from a copy
+            MemorySegment.copy(local, offset, bounce.segment(), offset, length);
+            local = bounce.segment();
+        }
         long address = base + offset;
         long localOffset = offset;
         long remaining = length;
@@ -286,6 +310,8 @@ public final class Mapping implements AutoCloseable {
             client.untrack(this);
             if (block != null) {
                 client.localMemory().free(block);
+            } else if (bounce != null) {
+                client.localMemory().free(bounce);
             } else {
                 client.localRegistrar().deregister(localKey);
             }

@@ -68,7 +68,7 @@ public final class RStoreBench {
         latency(result.putArray("latency"));
         barrier(result.putObject("barrier"));
         bandwidth(result.putArray("bandwidth"));
-        if (rstore.servers().stream().anyMatch(server -> !rstore.transportTo(server).equals("shm"))) { // tcp, and rdma as emulated over tcp
+        if (rstore.servers().stream().anyMatch(this::overSockets)) {
             socketBaselines(result.putObject("socketBaseline"));
         }
         return result;
@@ -373,6 +373,12 @@ public final class RStoreBench {
     }
 
     /** Whether every server is reached through shm: then the plain copy is out of a mapped file too. */
+    /** Reached over a socket: tcp, or rdma on the emulated device (its work requests go over tcp); not shm, not a real device. */
+    private boolean overSockets(io.rstore.protocol.ServerInfo server) {
+        String transport = rstore.transportTo(server);
+        return transport.equals("tcp") || transport.equals("rdma") && server.rdma().startsWith("emulated:");
+    }
+
     private boolean sharedMemory() {
         return rstore.servers().stream().allMatch(server -> rstore.transportTo(server).equals("shm"));
     }

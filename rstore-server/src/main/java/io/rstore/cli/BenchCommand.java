@@ -56,6 +56,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--bandwidth-max", description = "largest transfer, from 1 MiB up by 4x (default: ${DEFAULT-VALUE})", defaultValue = "256MiB")
     String bandwidthMax;
 
+    @Option(names = "--bandwidth-bytes", description = "bytes each bandwidth measurement moves, at least its size (default: ${DEFAULT-VALUE})",
+            defaultValue = "2GiB")
+    String bandwidthBytes;
+
     @Option(names = "--in-flight", split = ",", description = "operations in flight for bandwidth (default: ${DEFAULT-VALUE})", defaultValue = "1,8")
     List<Integer> inFlight;
 
@@ -117,7 +121,7 @@ final class BenchCommand implements Callable<Integer> {
                 .withMetricsEnabled(!noMetrics)
                 .withClusterSecret(Secrets.fromEnvironment());
         RStoreBench.Plan plan = new RStoreBench.Plan(sizes(Units.parseBytes(controlMax)), ops, rounds, latencyBytes,
-                sizes(Units.parseBytes(bandwidthMax)), inFlight, 2L << 30);
+                sizes(Units.parseBytes(bandwidthMax)), inFlight, Units.parseBytes(bandwidthBytes));
         ObjectNode result;
         RStoreBench.warmUp(settings);
         if (cluster != null) {
