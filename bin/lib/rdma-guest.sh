@@ -50,6 +50,7 @@ jvm_options=(-XX:TieredStopAtLevel=1 -XX:MaxDirectMemorySize=4g --enable-native-
     --add-exports java.base/sun.nio.ch=ALL-UNNAMED "-Djava.library.path=$root/rstore-client/target/native")
 export CARAFE_JAVA_OPTS="-XX:TieredStopAtLevel=1"
 export RSTORE_RDMA_DEVICE=disni
+export CARAFE_SKIP_BUILD=1 # the checkout is read-only here; bin/test-rdma built it
 
 logs=/tmp/rstore-logs
 mkdir -p "$logs"
