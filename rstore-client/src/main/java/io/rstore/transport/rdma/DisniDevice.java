@@ -41,7 +41,11 @@ final class DisniDevice implements RdmaDevice {
     private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ;
 
     private final RdmaPassiveEndpointGroup<RdmaEndpoint> group;
-    private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> open = new CopyOnWriteArrayList<>(); // listeners and endpoints
+    // Endpoints close one at a time, never beside the group's close: DiSNI takes the group's lock inside an
+    // endpoint's close and the endpoint's inside the group's, so two closes at once can deadlock.
+    private final Object closing = new Object();
+    private boolean closed;
     private volatile IbvPd pd; // the device's protection domain, known once a listener or connection exists
 
     private DisniDevice(Connections connections) throws IOException {
@@ -171,8 +175,7 @@ final class DisniDevice implements RdmaDevice {
                         open.add(accepted);
                         Thread.ofPlatform().name("rdma-responder").daemon().start(() -> {
                             DisniQueuePair.respond(accepted, handlers.get());
-                            open.remove(accepted);
-                            accepted.closeQuietly();
+                            close(accepted);
                         });
                     } catch (IOException e) {
                         return; // closed
@@ -224,36 +227,47 @@ final class DisniDevice implements RdmaDevice {
             Thread.currentThread().interrupt();
         }
         if (watchdog.isAlive() || endpoint.failure != null || !endpoint.isConnected()) {
-            try {
-                endpoint.close();
-            } catch (IOException | InterruptedException ignored) {
-                // reporting the failure below
-            }
+            close(endpoint);
             throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot connect to the RDMA listener at " + peer + " within " + timeoutMs + " ms"
                     + (endpoint.failure != null ? ": " + endpoint.failure.getMessage() : ""));
         }
         if (pd == null) {
             pd = endpoint.getPd();
         }
-        DisniQueuePair qp = new DisniQueuePair(endpoint, sink, "the RDMA listener at " + peer, open::remove);
-        open.add(qp);
-        return qp;
+        open.add(endpoint);
+        return new DisniQueuePair(endpoint, sink, "the RDMA listener at " + peer, this::close);
     }
 
     @Override
     public void close() {
-        for (AutoCloseable c : open) {
+        synchronized (closing) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (AutoCloseable c : open) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing anyway
+                }
+            }
+            open.clear();
             try {
-                c.close();
-            } catch (Exception ignored) {
+                group.close(); // its threads are not daemons: a group left open keeps the JVM alive
+            } catch (IOException | InterruptedException ignored) {
                 // closing anyway
             }
         }
-        open.clear();
-        try {
-            group.close(); // its threads are not daemons: a group left open keeps the JVM alive
-        } catch (IOException | InterruptedException ignored) {
-            // closing anyway
+    }
+
+    /** Closes one endpoint (a queue pair that ended, or was closed), unless the device is closing them all. */
+    private void close(DisniQueuePair.Endpoint endpoint) {
+        synchronized (closing) {
+            open.remove(endpoint);
+            if (!closed) {
+                endpoint.closeQuietly();
+            }
         }
     }
 }

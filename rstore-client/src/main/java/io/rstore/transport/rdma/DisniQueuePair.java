@@ -114,11 +114,11 @@ final class DisniQueuePair implements QueuePair {
     private int received = -1; // bytes of the answer that arrived, -1 while waiting
     private boolean failed;
 
-    private final java.util.function.Consumer<QueuePair> closed;
+    private final java.util.function.Consumer<Endpoint> closer;
 
-    /** {@code closed} is told when it closes (its device forgets it). */
-    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer, java.util.function.Consumer<QueuePair> closed) {
-        this.closed = closed;
+    /** {@code closer} closes the endpoint when the queue pair closes (its device serializes endpoint closes). */
+    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer, java.util.function.Consumer<Endpoint> closer) {
+        this.closer = closer;
         this.endpoint = endpoint;
         this.sink = sink;
         this.peer = peer;
@@ -308,7 +308,6 @@ final class DisniQueuePair implements QueuePair {
     @Override
     public void close() {
         failed = true;
-        endpoint.closeQuietly();
-        closed.accept(this);
+        closer.accept(endpoint);
     }
 }

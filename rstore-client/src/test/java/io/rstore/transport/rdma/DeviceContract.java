@@ -54,15 +54,19 @@ abstract class DeviceContract {
     abstract String address();
 
     @BeforeEach
-    void open2() {
+    void openDevices() {
         server = open();
         client = open();
     }
 
     @AfterEach
     void close() {
-        client.close();
-        server.close();
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
         arena.close();
     }
 

@@ -1,7 +1,6 @@
 package io.rstore.transport.rdma;
 
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The device contract on a real verbs device through DiSNI and our libdisni: runs where
@@ -11,15 +10,11 @@ import org.junit.jupiter.api.BeforeAll;
 class DisniDeviceTest extends DeviceContract {
     private static final String ADDRESS = System.getenv("RSTORE_RDMA_ADDRESS");
 
-    @BeforeAll
-    static void requireDevice() {
+    @Override
+    RdmaDevice open() { // each test is skipped with the reason where there is no device
         String why = DisniDevice.unavailable();
         Assumptions.assumeTrue(why == null, "no DiSNI device here: " + why);
         Assumptions.assumeTrue(ADDRESS != null && !ADDRESS.isEmpty(), "RSTORE_RDMA_ADDRESS (the RDMA device's IP address) is not set");
-    }
-
-    @Override
-    RdmaDevice open() {
         return DisniDevice.open(RdmaDevice.Connections.DEFAULT);
     }
 
