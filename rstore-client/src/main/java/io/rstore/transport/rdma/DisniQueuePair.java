@@ -79,10 +79,7 @@ final class DisniQueuePair implements QueuePair {
             }
         }
 
-        /**
-         * DiSNI's close leaves the completion queue, its channel and the message buffers'
-         * registrations behind (4 MiB pinned per connection): they go here, after the queue pair.
-         */
+        /** DiSNI's close leaves the completion queue and its channel behind: they go here, the queue first. */
         @Override
         public synchronized void close() throws IOException, InterruptedException {
             boolean wasOpen = getQp() != null && getCqProvider() != null;
@@ -92,11 +89,6 @@ final class DisniQueuePair implements QueuePair {
                 IbvCQ cq = getCqProvider().getCQ();
                 cq.destroyCQ();
                 cq.getChannel().destroyCompChannel();
-                for (IbvMr mr : new IbvMr[] {sendMr, receiveMr}) {
-                    if (mr != null) {
-                        mr.deregMr().execute().free();
-                    }
-                }
             }
         }
 
