@@ -71,8 +71,8 @@ final class PageRankCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-                PregelRun run = PregelRun.run("pagerank", rstore, g, program, engine, bound + 1L, start);
-                double[] ranks = run.result.values();
+                try (PregelRun run = PregelRun.run("pagerank", rstore, g, program, engine, bound + 1L, start)) {
+                double[] ranks = run.result.doubles(0);
                 int updates = run.result.supersteps().size() - 1;
                 double residual = PageRank.residual(run.result.supersteps().getLast().aggregates());
                 boolean converged = tolerance != null && residual < tolerance;
@@ -87,7 +87,7 @@ final class PageRankCommand implements Callable<Integer> {
                 for (int v : best) {
                     topNode.addObject().put("id", g.originalId(v)).put("score", ranks[v]);
                 }
-                run.writeValues(engine, "pagerank", Double::toString);
+                run.writeValues(engine, "pagerank", (v, value, line) -> line.append(value.getDouble(0)));
                 if (engine.verify) {
                     double[] want = PowerIteration.pageRank(g.file(), damping, updates, dangling.equals("drop"));
                     double worst = 0;
@@ -110,6 +110,7 @@ final class PageRankCommand implements Callable<Integer> {
                             g.name(), g.graph().vertexCount(), g.graph().edgeCount(), engine.workers, updates, residual,
                             tolerance == null ? "" : (converged ? ", converged" : ", NOT converged"), run.result.computeSeconds(), run.totalSeconds);
                     out.flush();
+                }
                 }
             }
         } finally {

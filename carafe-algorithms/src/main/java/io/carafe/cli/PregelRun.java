@@ -27,7 +27,7 @@ import java.util.function.DoubleFunction;
  * line per superstep on stderr, write every value if asked, report metrics, and build the
  * JSON summary.
  */
-final class PregelRun {
+final class PregelRun implements AutoCloseable {
     final LoadedGraph graph;
     final PregelJob.Result result;
     final double totalSeconds;
@@ -51,7 +51,7 @@ final class PregelRun {
         err.printf("%s on %s with %d workers%n", algorithm, graph.name(), options.workers());
         java.util.function.Consumer<PregelJob.Superstep> report = s -> {
             err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
-                    s.index(), s.activeVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
+                    s.index(), s.computedVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
             superstepMillis.update((long) (s.seconds() * 1000));
             superstepMessages.update(s.messages());
         };
@@ -85,7 +85,8 @@ final class PregelRun {
             o.put("superstep", s.index());
             o.put("seconds", s.seconds());
             o.put("messages", s.messages());
-            o.put("activeVertices", s.activeVertices());
+            o.put("activeVertices", s.computedVertices());
+            o.put("notHalted", s.activeVertices());
             o.put("bytesMoved", s.bytesMoved());
         }
         summary.put("peakMemoryBytes", peakMemoryBytes());
@@ -95,26 +96,40 @@ final class PregelRun {
         return run;
     }
 
-    /** Writes {@code id<sep>value} for every vertex (original ids), if -o was given. */
-    void writeValues(EngineOptions engine, String valueName, DoubleFunction<String> format) throws IOException {
+    /** How -o writes one vertex's value. */
+    interface ValueFormat {
+        void append(int vertex, io.carafe.pregel.Record value, StringBuilder out);
+    }
+
+    /**
+     * Writes {@code id<sep>value} for every vertex (original ids), if -o was given,
+     * streaming the values out of RStore a window at a time.
+     */
+    void writeValues(EngineOptions engine, String valueName, ValueFormat format) throws IOException {
         if (engine.output == null) {
             return;
         }
         String file = engine.output.getFileName().toString().toLowerCase(Locale.ROOT);
         char separator = file.endsWith(".csv") || file.endsWith(".csv.gz") ? ',' : '\t';
-        double[] values = result.values();
         try (Output out = new Output(engine.output)) {
             Writer w = out.writer();
             w.write(separator == ',' ? "id," + valueName + "\n" : "# id\t" + valueName + "\n");
-            for (int v = 0; v < values.length; v++) {
-                w.write(Long.toString(graph.originalId(v)));
-                w.write(separator);
-                w.write(format.apply(values[v]));
-                w.write('\n');
-            }
+            StringBuilder line = new StringBuilder();
+            result.forEachValue((v, value) -> {
+                line.setLength(0);
+                line.append(graph.originalId(v)).append(separator);
+                format.append(v, value, line);
+                w.append(line).append('\n');
+            });
             out.commit();
         }
         System.err.println("wrote " + engine.output);
+    }
+
+    /** Deletes the job and its values. */
+    @Override
+    public void close() {
+        result.close();
     }
 
     /** Prints the summary as JSON if asked (then the table is skipped), and reports metrics. */

@@ -1,6 +1,7 @@
 package io.carafe.cli;
 
 import io.carafe.algorithms.online.Verifier;
+import io.carafe.algorithms.pregel.BreadthFirstSearch;
 import io.carafe.algorithms.pregel.ShortestPaths;
 import io.rstore.RStore;
 import picocli.CommandLine.Command;
@@ -51,8 +52,9 @@ final class SsspCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("graph '" + g.name() + "' has negative weights; import with --weight-map abs or add:X");
                 }
                 int s = g.vertex(source, "--source");
-                PregelRun run = PregelRun.run(hops ? "bfs" : "sssp", rstore, g, new ShortestPaths(s, hops), engine, maxSupersteps, start);
-                double[] distance = run.result.values();
+                io.carafe.pregel.VertexProgram program = hops ? new BreadthFirstSearch(s) : new ShortestPaths(s);
+                try (PregelRun run = PregelRun.run(hops ? "bfs" : "sssp", rstore, g, program, engine, maxSupersteps, start)) {
+                double[] distance = hops ? depths(run.result.longs(0)) : run.result.doubles(0);
                 long reached = 0;
                 double farthest = 0;
                 for (double d : distance) {
@@ -64,7 +66,12 @@ final class SsspCommand implements Callable<Integer> {
                 run.summary.put("source", source);
                 run.summary.put("reached", reached);
                 run.summary.put("largestDistance", farthest);
-                run.writeValues(engine, hops ? "hops" : "distance", Output::distance);
+                if (hops) {
+                    run.writeValues(engine, "hops", (v, value, line) -> line.append(value.getLong(0) == BreadthFirstSearch.UNREACHED
+                            ? "inf" : Long.toString(value.getLong(0))));
+                } else {
+                    run.writeValues(engine, "distance", (v, value, line) -> line.append(Output.distance(value.getDouble(0))));
+                }
                 if (engine.verify) {
                     double[] want = hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
                     boolean ok = java.util.Arrays.equals(want, distance);
@@ -80,11 +87,20 @@ final class SsspCommand implements Callable<Integer> {
                             run.result.supersteps().size(), run.result.computeSeconds());
                     out.flush();
                 }
+                }
             }
         } finally {
             cluster.stop();
         }
         return 0;
+    }
+
+    private static double[] depths(long[] depth) {
+        double[] out = new double[depth.length];
+        for (int v = 0; v < depth.length; v++) {
+            out[v] = depth[v] == BreadthFirstSearch.UNREACHED ? Double.POSITIVE_INFINITY : depth[v];
+        }
+        return out;
     }
 
     private static double[] hopsOf(int[] depth) {

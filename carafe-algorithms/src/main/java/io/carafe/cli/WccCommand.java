@@ -2,7 +2,7 @@ package io.carafe.cli;
 
 import io.carafe.algorithms.pregel.ConnectedComponents;
 import io.rstore.RStore;
-import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -37,28 +37,26 @@ final class WccCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-                PregelRun run = PregelRun.run("wcc", rstore, g, new ConnectedComponents(), engine, Long.MAX_VALUE, start);
-                double[] labels = run.result.values();
-                Int2IntOpenHashMap sizes = new Int2IntOpenHashMap();
-                for (double label : labels) {
-                    sizes.addTo((int) label, 1);
-                }
-                int largestLabel = -1;
+                try (PregelRun run = PregelRun.run("wcc", rstore, g, new ConnectedComponents(), engine, Long.MAX_VALUE, start)) {
+                Long2IntOpenHashMap sizes = new Long2IntOpenHashMap();
+                run.result.forEachValue((v, label) -> sizes.addTo(label.getLong(0), 1));
+                long largestLabel = -1;
                 int largest = 0;
-                for (Int2IntOpenHashMap.Entry e : sizes.int2IntEntrySet()) {
+                for (Long2IntOpenHashMap.Entry e : sizes.long2IntEntrySet()) {
                     if (e.getIntValue() > largest) {
                         largest = e.getIntValue();
-                        largestLabel = e.getIntKey();
+                        largestLabel = e.getLongKey();
                     }
                 }
                 run.summary.put("components", sizes.size());
                 run.summary.put("largestComponent", largest);
-                run.writeValues(engine, "component", label -> Long.toString(g.originalId((int) label)));
+                run.writeValues(engine, "component", (v, label, line) -> line.append(label.getLong(0)));
                 if (!run.finish(engine, out)) {
                     out.printf("wcc on %s: %,d components; the largest has %,d of %,d vertices (label %d); %d supersteps, compute %.2f s%n",
-                            g.name(), sizes.size(), largest, labels.length, largestLabel < 0 ? -1 : g.originalId(largestLabel),
+                            g.name(), sizes.size(), largest, run.result.vertexCount(), largestLabel,
                             run.result.supersteps().size(), run.result.computeSeconds());
                     out.flush();
+                }
                 }
             }
         } finally {

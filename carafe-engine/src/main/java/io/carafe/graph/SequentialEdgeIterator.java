@@ -101,6 +101,17 @@ public final class SequentialEdgeIterator {
         return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current);
     }
 
+    /** The current vertex (from - 1 before the first {@link #nextVertex()}). */
+    public int vertex() {
+        return vertex;
+    }
+
+    /** Walks the current vertex's edges again from its first. */
+    public void rewindEdges() {
+        edge = VertexLayout.firstEdge(recordBytes, vertex - recordBase);
+        current = -1;
+    }
+
     /** Starts the range again (the next {@link #nextVertex()} returns its first vertex); reads again from RStore. */
     public void restart() {
         vertex = from - 1;

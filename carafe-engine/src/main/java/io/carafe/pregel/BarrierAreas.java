@@ -4,27 +4,32 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * What travels in the barrier's areas each superstep.
+ * What travels in the barrier's areas each superstep. Aggregators and globals are 8 bytes
+ * each: a long, or a double's raw bits.
  *
  * <pre>
- *  worker area:      | active vertices (long) | messages sent (long) | bytes moved (long) | aggregator 0..A-1 (double) |
- *  coordinator area: | superstep (long)       | active (long)        | messages (long) | global aggregators of the previous superstep |
+ *  worker area:      | active (long)    | messages sent (long) | bytes moved (long) | computed (long) | aggregator 0..A-1 | (G unused) |
+ *  coordinator area: | superstep (long) | active (long)        | messages (long)    | (unused)        | aggregators of the previous superstep | global 0..G-1 |
+ * </pre>
+ * active: vertices that have not voted to halt; computed: vertices that ran compute.
+ * <pre>
  * </pre>
  */
 final class BarrierAreas {
     static final long ACTIVE = 0;
     static final long MESSAGES = 8;
     static final long BYTES = 16;
+    static final long COMPUTED = 24;
     static final long SUPERSTEP = 0;
     static final long TOTAL_ACTIVE = 8;
     static final long TOTAL_MESSAGES = 16;
-    static final long AGGREGATES = 24;
+    static final long AGGREGATES = 32;
 
     private BarrierAreas() {
     }
 
-    static int bytes(int aggregators) {
-        return (int) (AGGREGATES + 8L * aggregators);
+    static int bytes(int aggregators, int globals) {
+        return (int) (AGGREGATES + 8L * (aggregators + globals));
     }
 
     static long getLong(MemorySegment area, long at) {
@@ -35,11 +40,19 @@ final class BarrierAreas {
         area.set(ValueLayout.JAVA_LONG_UNALIGNED, at, value);
     }
 
-    static double aggregate(MemorySegment area, int i) {
-        return area.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, AGGREGATES + 8L * i);
+    static long aggregate(MemorySegment area, int i) {
+        return getLong(area, AGGREGATES + 8L * i);
     }
 
-    static void putAggregate(MemorySegment area, int i, double value) {
-        area.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, AGGREGATES + 8L * i, value);
+    static void putAggregate(MemorySegment area, int i, long bits) {
+        putLong(area, AGGREGATES + 8L * i, bits);
+    }
+
+    static long global(MemorySegment area, int aggregators, int i) {
+        return getLong(area, AGGREGATES + 8L * (aggregators + i));
+    }
+
+    static void putGlobal(MemorySegment area, int aggregators, int i, long bits) {
+        putLong(area, AGGREGATES + 8L * (aggregators + i), bits);
     }
 }

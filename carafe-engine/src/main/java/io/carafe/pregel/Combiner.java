@@ -1,38 +1,16 @@
 package io.carafe.pregel;
 
 /**
- * Combines messages to the same vertex before they are written: commutative and
- * associative, with an identity, so order and grouping never change the result.
+ * Combines messages to the same vertex before they are delivered, over the message record:
+ * commutative and associative, with an identity, so order and grouping never change the
+ * result. {@link DoubleCombiner} and {@link LongCombiner} are sum/min/max over a message of
+ * one field; implement this for anything else (e.g. a min over one field and a max over
+ * another).
  */
-public enum Combiner {
-    SUM(0.0) {
-        @Override
-        public double combine(double a, double b) {
-            return a + b;
-        }
-    },
-    MIN(Double.POSITIVE_INFINITY) {
-        @Override
-        public double combine(double a, double b) {
-            return Math.min(a, b);
-        }
-    },
-    MAX(Double.NEGATIVE_INFINITY) {
-        @Override
-        public double combine(double a, double b) {
-            return Math.max(a, b);
-        }
-    };
+public interface Combiner {
+    /** Sets {@code message} to the identity: combining it with any m gives m. */
+    void identity(Record message);
 
-    private final double identity;
-
-    Combiner(double identity) {
-        this.identity = identity;
-    }
-
-    public double identity() {
-        return identity;
-    }
-
-    public abstract double combine(double a, double b);
+    /** {@code into = into ⊕ message}. */
+    void combine(Record into, Record message);
 }

@@ -36,7 +36,7 @@ final class Gather implements AutoCloseable {
     private final int index;
     private final int from;
     private final int size;
-    private final Combiner combiner;
+    private final DoubleCombiner combiner;
     /** Slot counts and where each partition's slots start in {@link #gathered} (multiples of 64, so sent bits copy as words). */
     private final long[] slots;
     private final int[] base;
@@ -58,7 +58,7 @@ final class Gather implements AutoCloseable {
     private final MemorySegment[][] inContainer;
     private long senders;
 
-    private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] degree,
+    private Gather(Partitioning partitioning, int index, DoubleCombiner combiner, long[] slots, int[] base, int[] mySlot, int[] degree,
                    int[] inStart, int[] inSource) {
         this.partitions = partitioning.partitions();
         this.index = index;
@@ -91,7 +91,7 @@ final class Gather implements AutoCloseable {
      * are placed by vertex, a block at a time. Placing each edge straight into its vertex's
      * list cost a cache miss per edge.
      */
-    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner) {
+    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, DoubleCombiner combiner) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
@@ -330,7 +330,7 @@ final class Gather implements AutoCloseable {
         int[] start = inStart;
         int[] source = inSource;
         double[] values = gathered;
-        if (combiner == Combiner.SUM) {
+        if (combiner == DoubleCombiner.SUM) {
             for (int u = 0; u < size; u++) {
                 double acc = 0;
                 for (int e = start[u], end = start[u + 1]; e < end; e++) {
@@ -340,7 +340,7 @@ final class Gather implements AutoCloseable {
             }
             return;
         }
-        Combiner c = combiner;
+        DoubleCombiner c = combiner;
         for (int u = 0; u < size; u++) {
             double acc = c.identity();
             for (int e = start[u], end = start[u + 1]; e < end; e++) {

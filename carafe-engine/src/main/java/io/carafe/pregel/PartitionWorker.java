@@ -13,24 +13,27 @@ import io.rstore.RStoreSettings;
 import io.rstore.barrier.BarrierLayout;
 import io.rstore.barrier.BarrierWorker;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
  * One partition worker. It joins a job knowing only the cluster and the job's namespace:
  * the directory there names the graph, the partitioning, the values, the barrier and the
- * mailbox grid. Setup round: count edges into every partition, allocate its outbox row,
- * write the row into the directory. Then, each superstep: read the inbox column,
- * compute, write the outbox row and the values, report counts and aggregates, wait.
- * When the job gathers ({@link Messaging#GATHER}), the outbox is one value per sending
- * vertex and the inbox is combined along in-edges by {@link Gather} instead.
- * Nothing is allocated per vertex or message.
+ * mailbox grid. Setup round: count edges into every partition, allocate its outbox
+ * containers, write its row into the directory. Then, each superstep: find and read the
+ * inbox column, compute, write the outbox row and the values, report counts and
+ * aggregates, wait. When the job gathers ({@link Messaging#GATHER}), the outbox is one
+ * value per sending vertex and the inbox is combined along in-edges by {@link Gather}.
+ * Values and messages are records read through flyweights: nothing is allocated per
+ * vertex or message.
  */
 final class PartitionWorker implements Callable<Void> {
-    /** Targets per bucket: 2^18 slots of 8 bytes, 2 MiB, a block that stays in cache while combined (2^16 measured slower). */
+    /** Targets per bucket: 2^18 slots, a block that stays in cache while combined (2^16 measured slower for 8-byte messages). */
     private static final int BUCKET_SHIFT = 18;
     /** Messages a bucket holds before it is combined. */
     private static final int BUCKET_CAPACITY = 1 << 14;
@@ -41,7 +44,6 @@ final class PartitionWorker implements Callable<Void> {
     private final int index;
     private final Function<String, VertexProgram> programs;
     private final long timeoutMs;
-    private VertexProgram program;
 
     /** {@code programs} builds the vertex program from the spec in the job's directory. */
     PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, Function<String, VertexProgram> programs,
@@ -63,12 +65,14 @@ final class PartitionWorker implements Callable<Void> {
                 if (!JobLayout.valid(dir)) {
                     throw new IllegalStateException(jobNamespace + " holds no Pregel job directory");
                 }
-                program = programs.apply(JobLayout.program(dir));
-                int partitions = JobLayout.partitions(dir);
-                BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(JobLayout.aggregators(dir)));
-                try (BarrierWorker barrier = new BarrierWorker(job.raddress(JobLayout.barrierAt(dir)), layout, index)) {
+                JobLayout.Header header = JobLayout.readHeader(dir);
+                VertexProgram program = programs.apply(header.program());
+                checkSameProgram(program, header);
+                BarrierLayout layout = new BarrierLayout(header.partitions(), BarrierAreas.bytes(header.aggregators(), header.globals()));
+                try (BarrierWorker barrier = new BarrierWorker(job.raddress(header.barrierAt()), layout, index);
+                     Arena arena = Arena.ofConfined()) {
                     try {
-                        new Run(rstore, job, directory, barrier).run();
+                        new Run(rstore, job, directory, header, program, barrier, arena).run();
                     } catch (RuntimeException | Error e) {
                         if (!isAbort(e)) {
                             barrier.fail(); // an abort needs no report: the coordinator started it
@@ -81,106 +85,164 @@ final class PartitionWorker implements Callable<Void> {
         return null;
     }
 
+    /** A worker in another process builds the program from its spec: it must come out with the records the coordinator laid out. */
+    private static void checkSameProgram(VertexProgram program, JobLayout.Header header) {
+        if (program.valueLayout().bytes() != header.valueBytes() || program.messageLayout().bytes() != header.messageBytes()
+                || program.aggregators().size() != header.aggregators() || program.globals() != header.globals()) {
+            throw new IllegalStateException("the program built from spec '" + header.program() + "' has other records or aggregators than"
+                    + " the job's (" + program.valueLayout().bytes() + "/" + program.messageLayout().bytes() + " value/message bytes, expected "
+                    + header.valueBytes() + "/" + header.messageBytes() + ")");
+        }
+    }
+
     /** The state of one run; fields rather than locals so the context can reach them. */
     private final class Run implements VertexProgram.Context {
         private final RStore rstore;
         private final Namespace job;
         private final Mapping directory;
+        private final JobLayout.Header header;
+        private final VertexProgram program;
         private final BarrierWorker barrier;
+        private final Arena arena;
         private final int partitions;
-        private final int aggregators;
-        private final long vertexCount;
         private final Partitioning partitioning;
         private final Combiner combiner;
+        private final DoubleCombiner doubles; // the combiner when messages are one double: combined as plain doubles
+        private final LongCombiner longs;     // likewise for one long
         private final boolean gathering;
+        private final boolean onceOnly;
+        private final List<Aggregator> aggregatorKinds;
+        private final int aggregators;
+        private final int globals;
         private final int from;
         private final int size;
+        private final int recordBytes;
+        private final long stride; // bytes of a message in a container: target + record
+        private final boolean needsInEdges;
 
-        private SequentialEdgeIterator scan; // push only: gathering needs the degrees alone
+        // the graph: mapped when first needed (gathering programs that only send may never need it)
+        private GraphPartition part;
+        private SequentialEdgeIterator scan;
+        private boolean directed;
         private Gather gather;
+        private InEdges inEdges;
+
         private Mapping values;
-        private MemorySegment valueBytes;
-        private final Mapping[] inbox;
-        private final long[] inCapacity;
-        private final Mapping[] outbox;
-        private final long[] outCapacity;
+        private final Record value;
+        // outbox containers by [parity][partition], grown by doubling
+        private final Mapping[][] outbox;
+        private final long[][] outCapacity;
         private final long[] outCount;
+        // inbox containers by [parity][partition], re-mapped when a sender moved one
+        private final Mapping[][] inbox;
+        private final long[][] inAddress;
         private final long[] inCount;
-        // container views by parity, made once: [superstep & 1][partition]
-        private final MemorySegment[][] inContainer;
-        private final MemorySegment[][] outContainer;
         private final Batch batch = new Batch();
 
-        // inbox, combined: one value per local vertex, and who got one
-        private double[] combined;
+        // inbox, combined: one record per local vertex, and who got one
+        private MemorySegment combined;
+        private double[] gathered; // the same, as doubles, when gathering
         private long[] hasMessage;
         // inbox, uncombined: messages grouped by local vertex (counting sort)
         private int[] messageStart;
-        private int[] messageNext; // scratch for the counting sort
-        private double[] messageValues;
-        private int[] rawTarget;
-        private double[] rawValue;
-        // outbox, combined: one slot per global vertex (identity when untouched) and a bit per vertex
-        private double[] outValue;
+        private int[] messageNext;
+        private MemorySegment grouped;
+        private final Record incoming;
+        // outbox, combined: one record per global vertex (identity when untouched) and a bit per vertex
+        private MemorySegment outRecords;
         private long[] outTouched;
+        private final Record identity;
         // propagation blocking: messages wait in buckets by target range, then combine a cache-sized block at a time
         private int[] bucketTarget;
-        private double[] bucketValue;
+        private MemorySegment bucketRecords;
         private int[] bucketFill;
+        private final Record into;
+        private final Record from2;
 
+        private final Record outgoing;
+        private final OutEdges outEdges = new OutEdges();
+        private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
-        private final double[] previousAggregates;
-        private final double[] aggregates;
+        private final long[] previousAggregates;
+        private final long[] aggregates;
+        private final long[] globalValues;
         private long superstep;
         private int vertex;
         private int local;
         private boolean sent;
         private long messagesSent;
 
-        Run(RStore rstore, Namespace job, Mapping directory, BarrierWorker barrier) {
+        Run(RStore rstore, Namespace job, Mapping directory, JobLayout.Header header, VertexProgram program, BarrierWorker barrier, Arena arena) {
             this.rstore = rstore;
             this.job = job;
             this.directory = directory;
+            this.header = header;
+            this.program = program;
             this.barrier = barrier;
-            MemorySegment dir = directory.segment();
-            this.partitions = JobLayout.partitions(dir);
-            this.aggregators = JobLayout.aggregators(dir);
-            this.vertexCount = JobLayout.vertices(dir);
-            this.partitioning = new Partitioning(JobLayout.starts(dir), 0, 0);
-            this.combiner = JobLayout.combiner(dir);
-            this.gathering = JobLayout.messaging(dir) == Messaging.GATHER;
+            this.arena = arena;
+            this.partitions = header.partitions();
+            this.partitioning = new Partitioning(header.starts(), 0, 0);
+            this.combiner = program.combiner();
+            RecordLayout messageLayout = program.messageLayout();
+            this.doubles = combiner instanceof DoubleCombiner d && messageLayout.isSingle(RecordLayout.Type.DOUBLE) ? d : null;
+            this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
+            if (combiner instanceof DoubleCombiner && doubles == null || combiner instanceof LongCombiner && longs == null) {
+                throw new IllegalArgumentException("a " + combiner.getClass().getSimpleName() + " combines messages of one field of its type;"
+                        + " this program's messages are " + messageLayout);
+            }
+            this.gathering = header.messaging() == Messaging.GATHER;
+            this.onceOnly = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE;
+            this.aggregatorKinds = List.copyOf(program.aggregators());
+            this.aggregators = header.aggregators();
+            this.globals = header.globals();
             this.from = partitioning.start(index);
             this.size = partitioning.end(index) - from;
-            this.inbox = new Mapping[partitions];
-            this.inCapacity = new long[partitions];
-            this.outbox = new Mapping[partitions];
-            this.outCapacity = new long[partitions];
+            this.recordBytes = messageLayout.bytes();
+            this.stride = MailboxLayout.messageBytes(recordBytes);
+            this.needsInEdges = program.needsInEdges();
+            this.value = new Record(program.valueLayout());
+            this.incoming = new Record(messageLayout);
+            this.identity = Record.allocate(messageLayout);
+            this.into = new Record(messageLayout);
+            this.from2 = new Record(messageLayout);
+            this.outgoing = Record.allocate(messageLayout);
+            this.outbox = new Mapping[2][partitions];
+            this.outCapacity = new long[2][partitions];
             this.outCount = new long[partitions];
+            this.inbox = new Mapping[2][partitions];
+            this.inAddress = new long[2][partitions];
             this.inCount = new long[partitions];
-            this.inContainer = new MemorySegment[2][partitions];
-            this.outContainer = new MemorySegment[2][partitions];
             this.halted = new long[(size + 63) >>> 6];
-            this.previousAggregates = new double[aggregators];
-            this.aggregates = new double[aggregators];
+            this.previousAggregates = new long[aggregators];
+            this.aggregates = new long[aggregators];
+            this.globalValues = new long[globals];
+            if (combiner != null) {
+                combiner.identity(identity);
+            }
         }
 
         void run() {
             if (!barrier.awaitStart(0, timeoutMs)) {
                 return;
             }
-            String graph = JobLayout.graph(directory.segment());
-            try (GraphPartition part = gathering ? null : GraphPartition.open(rstore, graph, from, from + size)) {
+            try {
+                directed = io.carafe.graph.CarafeGraph.header(rstore, header.graph()).directed();
                 if (gathering) {
-                    gather = Gather.build(rstore, graph, partitioning, index, combiner);
+                    gather = Gather.build(rstore, header.graph(), partitioning, index, doubles);
                 } else {
-                    scan = part.scan();
+                    openGraph();
+                }
+                if (needsInEdges && directed) {
+                    inEdges = InEdges.build(rstore, header.graph(), partitioning, index, scanWeighted());
                 }
                 setUp();
                 barrier.finish(0);
                 if (!barrier.awaitStart(1, timeoutMs)) {
                     return;
                 }
-                joinInbox();
+                if (gathering) {
+                    joinBroadcasts();
+                }
                 for (superstep = 0; ; superstep++) {
                     if (superstep > 0 && !barrier.awaitStart(superstep + 1, timeoutMs)) {
                         return;
@@ -189,10 +251,15 @@ final class PartitionWorker implements Callable<Void> {
                     barrier.finish(superstep + 1);
                 }
             } finally {
-                closeAll(inbox);
-                closeAll(outbox);
+                for (int parity = 0; parity < 2; parity++) {
+                    closeAll(inbox[parity]);
+                    closeAll(outbox[parity]);
+                }
                 if (gather != null) {
                     gather.close();
+                }
+                if (part != null) {
+                    part.close();
                 }
                 if (values != null) {
                     values.close();
@@ -200,88 +267,113 @@ final class PartitionWorker implements Callable<Void> {
             }
         }
 
+        private boolean scanWeighted() {
+            return io.carafe.graph.CarafeGraph.header(rstore, header.graph()).weighted();
+        }
+
+        private void openGraph() {
+            if (part == null) {
+                part = GraphPartition.open(rstore, header.graph(), from, from + size);
+                scan = part.scan();
+            }
+        }
+
         /**
-         * Counts this partition's edges into every partition, sizes and allocates the outbox
-         * row, publishes it; when gathering, allocates the one broadcast segment and names it
-         * in every cell of the row instead.
+         * Pushing: counts this partition's edges into every partition and allocates the
+         * outbox containers with room for a message per edge (per target vertex with a
+         * combiner): what most programs send, and what grows when they send more.
+         * Gathering: allocates the one broadcast segment and names it in every cell.
          */
         private void setUp() {
             MemorySegment dir = directory.segment();
             if (gathering) {
                 RAddress segment = gather.allocate(job);
                 for (int j = 0; j < partitions; j++) {
-                    JobLayout.setCell(dir, partitions, index, j, segment.address(), gather.slots());
+                    for (int parity = 0; parity < 2; parity++) {
+                        JobLayout.setCell(dir, partitions, index, j, parity, segment.address(), gather.slots());
+                    }
                 }
-                directory.write(JobLayout.row(partitions, index), JobLayout.rowBytes(partitions));
-                mapValues();
-                combined = new double[size];
-                hasMessage = new long[(size + 63) >>> 6];
-                return;
-            }
-            long[] edgesInto = new long[partitions];
-            for (int v; (v = scan.nextVertex()) >= 0; ) {
-                for (int t; (t = scan.nextInt()) >= 0; ) {
-                    edgesInto[partitioning.partitionOf(t)]++;
+            } else {
+                long[] edgesInto = new long[partitions];
+                for (int v; (v = scan.nextVertex()) >= 0; ) {
+                    for (int t; (t = scan.nextInt()) >= 0; ) {
+                        edgesInto[partitioning.partitionOf(t)]++;
+                    }
                 }
-            }
-            for (int j = 0; j < partitions; j++) {
-                long targets = partitioning.end(j) - partitioning.start(j);
-                outCapacity[j] = combiner == null ? edgesInto[j] : Math.min(edgesInto[j], targets);
-                RAddress segment = job.alloc(MailboxLayout.segmentBytes(outCapacity[j]), AllocFlags.GROW);
-                outbox[j] = segment.map(MapFlags.NONE);
-                for (int parity = 0; parity < 2; parity++) {
-                    outContainer[parity][j] = outbox[j].segment().asSlice(MailboxLayout.container(outCapacity[j], parity));
+                scan.restart();
+                for (int j = 0; j < partitions; j++) {
+                    long targets = partitioning.end(j) - partitioning.start(j);
+                    long capacity = Math.max(64, combiner == null ? edgesInto[j] : Math.min(edgesInto[j], targets));
+                    for (int parity = 0; parity < 2; parity++) {
+                        allocateOutbox(j, parity, capacity);
+                    }
                 }
-                JobLayout.setCell(dir, partitions, index, j, segment.address(), outCapacity[j]);
             }
             directory.write(JobLayout.row(partitions, index), JobLayout.rowBytes(partitions));
-            mapValues();
+            values = job.raddress(header.valuesAt()).map((long) header.valueBytes() * from, Math.max((long) header.valueBytes() * size, 8),
+                    MapFlags.NONE);
+            value.wrap(values.segment(), 0);
             if (combiner != null) {
-                combined = new double[size];
+                if (gathering) {
+                    gathered = new double[size];
+                    combined = MemorySegment.ofArray(gathered);
+                } else {
+                    combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
+                }
                 hasMessage = new long[(size + 63) >>> 6];
-                outValue = new double[(int) vertexCount];
-                Arrays.fill(outValue, combiner.identity());
-                outTouched = new long[(int) ((vertexCount + 63) >>> 6)];
-                int buckets = (int) ((vertexCount + (1L << BUCKET_SHIFT) - 1) >>> BUCKET_SHIFT);
-                bucketTarget = new int[buckets * BUCKET_CAPACITY];
-                bucketValue = new double[buckets * BUCKET_CAPACITY];
-                bucketFill = new int[buckets];
-            }
-        }
-
-        private void mapValues() {
-            values = job.raddress(JobLayout.valuesAt(directory.segment())).map(8L * from, Math.max(8L * size, 8), MapFlags.NONE);
-            valueBytes = values.segment();
-        }
-
-        /** Maps the inbox column, now that every worker has published its row. */
-        private void joinInbox() {
-            directory.read();
-            MemorySegment dir = directory.segment();
-            if (gathering) {
-                for (int j = 0; j < partitions; j++) {
-                    gather.join(job, j, JobLayout.cellAddress(dir, partitions, j, index), JobLayout.cellCapacity(dir, partitions, j, index));
-                }
-                return;
-            }
-            long total = 0;
-            for (int j = 0; j < partitions; j++) {
-                inCapacity[j] = JobLayout.cellCapacity(dir, partitions, j, index);
-                inbox[j] = job.raddress(JobLayout.cellAddress(dir, partitions, j, index)).map(MapFlags.NONE);
-                for (int parity = 0; parity < 2; parity++) {
-                    inContainer[parity][j] = inbox[j].segment().asSlice(MailboxLayout.container(inCapacity[j], parity));
-                }
-                total += inCapacity[j];
-            }
-            if (combiner == null) {
-                if (total > Integer.MAX_VALUE - 8) {
-                    throw new IllegalStateException("partition " + index + " may receive " + total + " messages a superstep; use more workers or a combiner");
-                }
+                incoming.wrap(combined, 0);
+            } else {
                 messageStart = new int[size + 1];
                 messageNext = new int[size];
-                messageValues = new double[(int) total];
-                rawTarget = new int[(int) total];
-                rawValue = new double[(int) total];
+                grouped = arena.allocate(Math.max(64, 1024L * recordBytes), 8);
+            }
+            if (combiner != null && !gathering) {
+                long n = header.vertices();
+                outRecords = arena.allocate(Math.max(1, n * recordBytes), 8);
+                for (long t = 0; t < n; t++) {
+                    copyRecord(identity.memory(), 0, outRecords, t * recordBytes);
+                }
+                outTouched = new long[(int) ((n + 63) >>> 6)];
+                int buckets = (int) ((n + (1L << BUCKET_SHIFT) - 1) >>> BUCKET_SHIFT);
+                bucketTarget = new int[buckets * BUCKET_CAPACITY];
+                bucketRecords = arena.allocate((long) buckets * BUCKET_CAPACITY * recordBytes, 8);
+                bucketFill = new int[buckets];
+                into.wrap(outRecords, 0);
+                from2.wrap(bucketRecords, 0);
+            }
+        }
+
+        /** A container of {@code capacity} messages for cell (index, j) of {@code parity}, named in the directory (the caller writes it). */
+        private Mapping allocateOutbox(int j, int parity, long capacity) {
+            RAddress segment = job.alloc(MailboxLayout.containerBytes(capacity, recordBytes), AllocFlags.GROW);
+            Mapping m = segment.map(MapFlags.NONE);
+            outbox[parity][j] = m;
+            outCapacity[parity][j] = capacity;
+            JobLayout.setCell(directory.segment(), partitions, index, j, parity, segment.address(), capacity);
+            return m;
+        }
+
+        /**
+         * A full container is replaced by one twice its size, holding what the old one held.
+         * Receivers read this parity next superstep and find the new container in the
+         * directory then. The old segment stays in the job's namespace until the job ends:
+         * a receiver may still have it mapped.
+         */
+        private void growOutbox(int j, int parity) {
+            Mapping old = outbox[parity][j];
+            long capacity = outCapacity[parity][j] * 2;
+            Mapping grown = allocateOutbox(j, parity, capacity);
+            MemorySegment.copy(old.segment(), MailboxLayout.HEADER, grown.segment(), MailboxLayout.HEADER, outCount[j] * stride);
+            old.close();
+            directory.write(JobLayout.cellPart(partitions, index, j, parity), 16);
+        }
+
+        /** Maps the broadcast segments of every partition, now that every worker has published its row. */
+        private void joinBroadcasts() {
+            directory.read(JobLayout.gridOffset(partitions), JobLayout.gridBytes(partitions));
+            MemorySegment dir = directory.segment();
+            for (int j = 0; j < partitions; j++) {
+                gather.join(job, j, JobLayout.cellAddress(dir, partitions, j, index, 0), JobLayout.cellCapacity(dir, partitions, j, index, 0));
             }
         }
 
@@ -297,29 +389,31 @@ final class PartitionWorker implements Callable<Void> {
             MemorySegment coordinator = barrier.coordinatorArea();
             for (int a = 0; a < aggregators; a++) {
                 previousAggregates[a] = BarrierAreas.aggregate(coordinator, a);
-                aggregates[a] = 0;
+                aggregates[a] = aggregatorKinds.get(a).identityBits();
+            }
+            for (int g = 0; g < globals; g++) {
+                globalValues[g] = BarrierAreas.global(coordinator, aggregators, g);
             }
             Arrays.fill(outCount, 0);
             messagesSent = 0;
             if (gathering) {
-                gather.gather(superstep, combined, hasMessage);
+                gather.gather(superstep, gathered, hasMessage);
                 gather.startStep(superstep);
             } else {
                 readInbox();
-                scan.restart();
             }
             long active = 0;
+            long computed = 0;
             for (local = 0; local < size; local++) {
                 vertex = from + local;
-                if (scan != null) {
-                    scan.nextVertex();
-                }
                 boolean message = hasMessages();
                 boolean wasHalted = (halted[local >>> 6] & (1L << local)) != 0;
                 if (superstep == 0 || message || !wasHalted) {
                     halted[local >>> 6] &= ~(1L << local);
                     sent = false;
+                    value.moveTo((long) local * header.valueBytes());
                     program.compute(this);
+                    computed++;
                     if ((halted[local >>> 6] & (1L << local)) == 0) {
                         active++;
                     }
@@ -335,12 +429,17 @@ final class PartitionWorker implements Callable<Void> {
             BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
             BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
+            BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
             for (int a = 0; a < aggregators; a++) {
                 BarrierAreas.putAggregate(area, a, aggregates[a]);
             }
         }
 
-        /** Messages written in the previous superstep: the (superstep mod 2) containers of the inbox column. */
+        /**
+         * Messages written in the previous superstep: the (superstep mod 2) containers of the
+         * inbox column, found through the directory (a sender may have moved one), read
+         * header first, then as many messages as each holds.
+         */
         private void readInbox() {
             if (combiner != null) {
                 Arrays.fill(hasMessage, 0);
@@ -350,54 +449,86 @@ final class PartitionWorker implements Callable<Void> {
             if (superstep == 0) {
                 return;
             }
+            int parity = (int) (superstep & 1);
+            directory.read(JobLayout.gridOffset(partitions), JobLayout.gridBytes(partitions));
+            MemorySegment dir = directory.segment();
             for (int j = 0; j < partitions; j++) {
-                batch.read(inbox[j], MailboxLayout.container(inCapacity[j], superstep), MailboxLayout.HEADER);
+                long address = JobLayout.cellAddress(dir, partitions, j, index, parity);
+                if (inbox[parity][j] == null || inAddress[parity][j] != address) {
+                    if (inbox[parity][j] != null) {
+                        inbox[parity][j].close();
+                    }
+                    inbox[parity][j] = job.raddress(address).map(MapFlags.NONE);
+                    inAddress[parity][j] = address;
+                }
+                batch.read(inbox[parity][j], 0, MailboxLayout.HEADER);
             }
             batch.join();
-            int parity = (int) (superstep & 1);
+            long total = 0;
             for (int j = 0; j < partitions; j++) {
-                inCount[j] = MailboxLayout.count(inContainer[parity][j]);
-                if (inCount[j] > inCapacity[j]) {
-                    throw new IllegalStateException("mailbox " + j + "->" + index + " claims " + inCount[j] + " messages, room for " + inCapacity[j]);
+                MemorySegment container = inbox[parity][j].segment();
+                inCount[j] = MailboxLayout.count(container);
+                long room = (container.byteSize() - MailboxLayout.HEADER) / stride;
+                if (inCount[j] < 0 || inCount[j] > room) {
+                    throw new IllegalStateException("mailbox " + j + "->" + index + " claims " + inCount[j] + " messages, room for " + room);
                 }
                 if (inCount[j] > 0) {
-                    batch.read(inbox[j], MailboxLayout.container(inCapacity[j], superstep) + MailboxLayout.HEADER, inCount[j] * MailboxLayout.MESSAGE);
+                    batch.read(inbox[parity][j], MailboxLayout.HEADER, inCount[j] * stride);
                 }
+                total += inCount[j];
             }
             batch.join();
-            int raw = 0;
-            for (int j = 0; j < partitions; j++) {
-                MemorySegment container = inContainer[parity][j];
-                for (long i = 0; i < inCount[j]; i++) {
-                    int target = MailboxLayout.target(container, i) - from;
-                    double value = MailboxLayout.value(container, i);
-                    if (combiner != null) {
-                        long bit = 1L << target;
-                        if ((hasMessage[target >>> 6] & bit) == 0) {
-                            hasMessage[target >>> 6] |= bit;
-                            combined[target] = value;
-                        } else {
-                            combined[target] = combiner.combine(combined[target], value);
-                        }
-                    } else {
-                        rawTarget[raw] = target;
-                        rawValue[raw++] = value;
-                        messageStart[target + 1]++;
-                    }
-                }
+            if (combiner != null) {
+                combineInbox(parity);
+            } else {
+                groupInbox(parity, total);
             }
-            if (combiner == null) { // group by target: counting sort
-                for (int v = 0; v < size; v++) {
-                    messageStart[v + 1] += messageStart[v];
-                }
-                int[] next = messageNext;
-                System.arraycopy(messageStart, 0, next, 0, size);
-                for (int i = 0; i < raw; i++) {
-                    messageValues[next[rawTarget[i]]++] = rawValue[i];
+        }
+
+        private void combineInbox(int parity) {
+            for (int j = 0; j < partitions; j++) {
+                MemorySegment container = inbox[parity][j].segment();
+                for (long i = 0, at = MailboxLayout.HEADER; i < inCount[j]; i++, at += stride) {
+                    int target = container.get(ValueLayout.JAVA_INT_UNALIGNED, at) - from;
+                    long bit = 1L << target;
+                    long slot = (long) target * recordBytes;
+                    if ((hasMessage[target >>> 6] & bit) == 0) {
+                        hasMessage[target >>> 6] |= bit;
+                        copyRecord(container, at + MailboxLayout.TARGET, combined, slot);
+                    } else {
+                        combineRecord(combined, slot, container, at + MailboxLayout.TARGET);
+                    }
                 }
             }
         }
 
+        /** Without a combiner: every message, grouped by target vertex (a counting sort over the containers). */
+        private void groupInbox(int parity, long total) {
+            if (total > Integer.MAX_VALUE - 8) {
+                throw new IllegalStateException("partition " + index + " received " + total + " messages in one superstep; use more workers or a combiner");
+            }
+            for (int j = 0; j < partitions; j++) {
+                MemorySegment container = inbox[parity][j].segment();
+                for (long i = 0, at = MailboxLayout.HEADER; i < inCount[j]; i++, at += stride) {
+                    messageStart[container.get(ValueLayout.JAVA_INT_UNALIGNED, at) - from + 1]++;
+                }
+            }
+            for (int v = 0; v < size; v++) {
+                messageStart[v + 1] += messageStart[v];
+            }
+            if (total * recordBytes > grouped.byteSize()) {
+                grouped = arena.allocate(Math.max(total * recordBytes, 2 * grouped.byteSize()), 8);
+            }
+            System.arraycopy(messageStart, 0, messageNext, 0, size);
+            for (int j = 0; j < partitions; j++) {
+                MemorySegment container = inbox[parity][j].segment();
+                for (long i = 0, at = MailboxLayout.HEADER; i < inCount[j]; i++, at += stride) {
+                    int target = container.get(ValueLayout.JAVA_INT_UNALIGNED, at) - from;
+                    copyRecord(container, at + MailboxLayout.TARGET, grouped, (long) messageNext[target]++ * recordBytes);
+                }
+            }
+            incoming.wrap(grouped, 0);
+        }
 
         /** Encodes and writes the ((superstep + 1) mod 2) containers of the outbox row, all posted together. */
         private void writeOutbox() {
@@ -406,24 +537,24 @@ final class PartitionWorker implements Callable<Void> {
                     combineBucket(b);
                 }
             }
-            long parity = superstep + 1;
+            int parity = (int) ((superstep + 1) & 1);
             for (int j = 0; j < partitions; j++) {
-                MemorySegment container = outContainer[(int) (parity & 1)][j];
                 if (combiner != null) {
-                    outCount[j] = drainCombined(container, partitioning.start(j), partitioning.end(j));
+                    outCount[j] = drainCombined(j, parity, partitioning.start(j), partitioning.end(j));
                 }
+                MemorySegment container = outbox[parity][j].segment();
                 MailboxLayout.setCount(container, outCount[j]);
-                batch.write(outbox[j], MailboxLayout.container(outCapacity[j], parity), MailboxLayout.HEADER + outCount[j] * MailboxLayout.MESSAGE);
+                batch.write(outbox[parity][j], 0, MailboxLayout.HEADER + outCount[j] * stride);
             }
             batch.join();
         }
 
         private void combineBucket(int b) {
-            int from = b * BUCKET_CAPACITY;
-            int to = from + bucketFill[b];
-            for (int i = from; i < to; i++) {
+            int start = b * BUCKET_CAPACITY;
+            int end = start + bucketFill[b];
+            for (int i = start; i < end; i++) {
                 int t = bucketTarget[i];
-                outValue[t] = combiner.combine(outValue[t], bucketValue[i]);
+                combineRecord(outRecords, (long) t * recordBytes, bucketRecords, (long) i * recordBytes);
                 outTouched[t >>> 6] |= 1L << t;
             }
             bucketFill[b] = 0;
@@ -433,9 +564,8 @@ final class PartitionWorker implements Callable<Void> {
          * Encodes the combined messages for targets in {@code [start, end)}, in ascending
          * order (so the receiver combines them sequentially), and resets their slots.
          */
-        private long drainCombined(MemorySegment container, int start, int end) {
+        private long drainCombined(int j, int parity, int start, int end) {
             long count = 0;
-            double identity = combiner.identity();
             for (int word = start >>> 6; word <= (end - 1) >>> 6 && end > start; word++) {
                 long bits = outTouched[word];
                 if (bits == 0) {
@@ -449,8 +579,15 @@ final class PartitionWorker implements Callable<Void> {
                         keep |= rest & -rest;
                         continue;
                     }
-                    MailboxLayout.put(container, count++, t, outValue[t]);
-                    outValue[t] = identity;
+                    if (count == outCapacity[parity][j]) {
+                        outCount[j] = count;
+                        growOutbox(j, parity);
+                    }
+                    MemorySegment container = outbox[parity][j].segment();
+                    long at = MailboxLayout.messageOffset(count++, recordBytes);
+                    container.set(ValueLayout.JAVA_INT_UNALIGNED, at, t);
+                    copyRecord(outRecords, (long) t * recordBytes, container, at + MailboxLayout.TARGET);
+                    copyRecord(identity.memory(), 0, outRecords, (long) t * recordBytes);
                 }
                 outTouched[word] = keep;
             }
@@ -463,24 +600,61 @@ final class PartitionWorker implements Callable<Void> {
          * Combining straight into the slots was a cache miss per message and took three
          * quarters of a PageRank superstep on a 4.8M-vertex graph.
          */
-        private void deliver(int target, double value) {
+        private void deliver(int target, MemorySegment record, long recordAt) {
             messagesSent++;
             if (combiner != null) {
                 int b = target >>> BUCKET_SHIFT;
                 int at = b * BUCKET_CAPACITY + bucketFill[b];
                 bucketTarget[at] = target;
-                bucketValue[at] = value;
+                copyRecord(record, recordAt, bucketRecords, (long) at * recordBytes);
                 if (++bucketFill[b] == BUCKET_CAPACITY) {
                     combineBucket(b);
                 }
                 return;
             }
             int j = partitioning.partitionOf(target);
-            if (outCount[j] >= outCapacity[j]) {
-                throw new IllegalStateException("mailbox " + index + "->" + j + " is full (" + outCapacity[j]
-                        + " messages, one per edge): a vertex program may send one message per out-edge per superstep");
+            int parity = (int) ((superstep + 1) & 1);
+            if (outCount[j] == outCapacity[parity][j]) {
+                growOutbox(j, parity);
             }
-            MailboxLayout.put(outContainer[(int) ((superstep + 1) & 1)][j], outCount[j]++, target, value);
+            MemorySegment container = outbox[parity][j].segment();
+            long at = MailboxLayout.messageOffset(outCount[j]++, recordBytes);
+            container.set(ValueLayout.JAVA_INT_UNALIGNED, at, target);
+            copyRecord(record, recordAt, container, at + MailboxLayout.TARGET);
+        }
+
+        /** Copies one message record; the common 8-byte record as one long. */
+        private void copyRecord(MemorySegment src, long srcAt, MemorySegment dst, long dstAt) {
+            if (recordBytes == 8) {
+                dst.set(ValueLayout.JAVA_LONG_UNALIGNED, dstAt, src.get(ValueLayout.JAVA_LONG_UNALIGNED, srcAt));
+            } else {
+                MemorySegment.copy(src, srcAt, dst, dstAt, recordBytes);
+            }
+        }
+
+        /** {@code into[intoAt] = into[intoAt] ⊕ msg[msgAt]}: built-in combiners on plain doubles and longs, others through flyweights. */
+        private void combineRecord(MemorySegment intoMemory, long intoAt, MemorySegment msg, long msgAt) {
+            if (doubles != null) {
+                intoMemory.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, intoAt, doubles.combine(intoMemory.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, intoAt),
+                        msg.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, msgAt)));
+            } else if (longs != null) {
+                intoMemory.set(ValueLayout.JAVA_LONG_UNALIGNED, intoAt, longs.combine(intoMemory.get(ValueLayout.JAVA_LONG_UNALIGNED, intoAt),
+                        msg.get(ValueLayout.JAVA_LONG_UNALIGNED, msgAt)));
+            } else {
+                combiner.combine(into.wrap(intoMemory, intoAt), from2.wrap(msg, msgAt));
+            }
+        }
+
+        /** The scan positioned at the current vertex: partitions are walked in order, so this is a step forward but at a superstep's start. */
+        private SequentialEdgeIterator positioned() {
+            openGraph();
+            if (scan.vertex() > vertex) {
+                scan.restart();
+            }
+            while (scan.vertex() < vertex) {
+                scan.nextVertex();
+            }
+            return scan;
         }
 
         // ---- VertexProgram.Context ----
@@ -492,7 +666,12 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public long vertexCount() {
-            return vertexCount;
+            return header.vertices();
+        }
+
+        @Override
+        public long edgeCount() {
+            return header.edges();
         }
 
         @Override
@@ -501,18 +680,27 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
+        public long originalId() {
+            return positioned().originalId();
+        }
+
+        @Override
         public int outDegree() {
-            return gathering ? gather.degree(local) : scan.degree();
+            return gathering ? gather.degree(local) : positioned().degree();
         }
 
         @Override
-        public double value() {
-            return valueBytes.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local);
+        public int inDegree() {
+            if (!directed) {
+                return outDegree();
+            }
+            requireInEdges("inDegree()");
+            return inEdges.degree(local);
         }
 
         @Override
-        public void setValue(double value) {
-            valueBytes.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local, value);
+        public Record value() {
+            return value;
         }
 
         @Override
@@ -524,14 +712,6 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public double message() {
-            if (combiner == null) {
-                throw new IllegalStateException("message() needs a combiner; without one use messageCount() and messageAt(i)");
-            }
-            return hasMessages() ? combined[local] : combiner.identity();
-        }
-
-        @Override
         public int messageCount() {
             if (combiner != null) {
                 return hasMessages() ? 1 : 0;
@@ -540,42 +720,131 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public double messageAt(int i) {
+        public Record message(int i) {
             if (combiner != null) {
+                if (i != 0 || !hasMessages()) {
+                    throw new IndexOutOfBoundsException("message " + i + " of " + messageCount());
+                }
                 return message();
             }
-            return messageValues[messageStart[local] + i];
+            int count = messageStart[local + 1] - messageStart[local];
+            if (i < 0 || i >= count) {
+                throw new IndexOutOfBoundsException("message " + i + " of " + count);
+            }
+            incoming.moveTo((long) (messageStart[local] + i) * recordBytes);
+            return incoming;
         }
 
         @Override
-        public void sendToNeighbours(double value) {
-            startSending();
+        public Record message() {
+            if (combiner == null) {
+                throw new IllegalStateException("message() needs a combiner; without one use messageCount() and message(i)");
+            }
+            if (!hasMessages()) {
+                return identity;
+            }
+            incoming.moveTo((long) local * recordBytes);
+            return incoming;
+        }
+
+        @Override
+        public VertexProgram.Edges outEdges() {
+            SequentialEdgeIterator s = positioned();
+            s.rewindEdges();
+            return outEdges;
+        }
+
+        @Override
+        public VertexProgram.Edges inEdges() {
+            if (!directed) {
+                return outEdges();
+            }
+            requireInEdges("inEdges()");
+            inEdgeCursor.reset(inEdges.first(local), inEdges.first(local) + inEdges.degree(local));
+            return inEdgeCursor;
+        }
+
+        private void requireInEdges(String what) {
+            if (inEdges == null) {
+                throw new IllegalStateException(what + " on a directed graph needs a program that declares needsInEdges()");
+            }
+        }
+
+        @Override
+        public Record newMessage() {
+            outgoing.clear();
+            return outgoing;
+        }
+
+        @Override
+        public void sendTo(int target, Record message) {
+            if (onceOnly) {
+                throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to a vertex id");
+            }
+            if (target < 0 || target >= header.vertices()) {
+                throw new IndexOutOfBoundsException("no vertex " + target + ": internal ids are 0.." + (header.vertices() - 1));
+            }
+            deliver(target, message.memory(), message.base());
+        }
+
+        @Override
+        public void sendToOutNeighbours(Record message) {
+            if (onceOnly) {
+                if (sent) {
+                    throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so a vertex sends along its edges at most once per superstep");
+                }
+                sent = true;
+            }
             if (gathering) {
-                messagesSent += gather.send(superstep, local, value);
+                messagesSent += gather.send(superstep, local, message.getDouble(0));
                 return;
             }
-            for (int t; (t = scan.nextInt()) >= 0; ) {
-                deliver(t, value);
+            SequentialEdgeIterator s = positioned();
+            s.rewindEdges();
+            MemorySegment memory = message.memory();
+            long base = message.base();
+            for (int t; (t = s.nextInt()) >= 0; ) {
+                deliver(t, memory, base);
             }
         }
 
         @Override
-        public void sendToNeighboursPlusWeight(double value) {
-            if (gathering) {
-                throw new IllegalStateException("this job gathers, which moves one value per vertex: a program that adds edge weights"
-                        + " must not declare broadcastsToNeighbours()");
+        public void sendToAllNeighbours(Record message) {
+            if (onceOnly) {
+                throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to all neighbours");
             }
-            startSending();
-            for (int t; (t = scan.nextInt()) >= 0; ) {
-                deliver(t, value + scan.weight());
+            sendToOutNeighbours(message);
+            if (!directed) {
+                return;
+            }
+            requireInEdges("sendToAllNeighbours()");
+            for (int i = inEdges.first(local), end = i + inEdges.degree(local); i < end; i++) {
+                deliver(inEdges.source(i), message.memory(), message.base());
             }
         }
 
-        private void startSending() {
-            if (sent) {
-                throw new IllegalStateException("a vertex sends along its edges at most once per superstep");
-            }
-            sent = true;
+        @Override
+        public void sendTo(int target, double v) {
+            outgoing.setDouble(0, v);
+            sendTo(target, outgoing);
+        }
+
+        @Override
+        public void sendToOutNeighbours(double v) {
+            outgoing.setDouble(0, v);
+            sendToOutNeighbours(outgoing);
+        }
+
+        @Override
+        public void sendTo(int target, long v) {
+            outgoing.setLong(0, v);
+            sendTo(target, outgoing);
+        }
+
+        @Override
+        public void sendToOutNeighbours(long v) {
+            outgoing.setLong(0, v);
+            sendToOutNeighbours(outgoing);
         }
 
         @Override
@@ -583,14 +852,91 @@ final class PartitionWorker implements Callable<Void> {
             halted[local >>> 6] |= 1L << local;
         }
 
-        @Override
-        public void aggregate(int i, double value) {
-            aggregates[i] += value;
+        private Aggregator kind(int i, boolean isLong) {
+            Aggregator a = aggregatorKinds.get(i);
+            if (a.isLong() != isLong) {
+                throw new IllegalArgumentException("aggregator " + i + " holds " + (a.isLong() ? "longs" : "doubles"));
+            }
+            return a;
         }
 
         @Override
-        public double aggregated(int i) {
+        public void aggregate(int i, double v) {
+            aggregates[i] = kind(i, false).combineBits(aggregates[i], Double.doubleToRawLongBits(v));
+        }
+
+        @Override
+        public void aggregate(int i, long v) {
+            aggregates[i] = kind(i, true).combineBits(aggregates[i], v);
+        }
+
+        @Override
+        public double aggregatedDouble(int i) {
+            kind(i, false);
+            return Double.longBitsToDouble(previousAggregates[i]);
+        }
+
+        @Override
+        public long aggregatedLong(int i) {
+            kind(i, true);
             return previousAggregates[i];
+        }
+
+        @Override
+        public double globalDouble(int i) {
+            return Double.longBitsToDouble(globalValues[i]);
+        }
+
+        @Override
+        public long globalLong(int i) {
+            return globalValues[i];
+        }
+
+        /** The current vertex's out-edges, over the partition's scan. */
+        private final class OutEdges implements VertexProgram.Edges {
+            private int target;
+
+            @Override
+            public boolean next() {
+                target = scan.nextInt();
+                return target >= 0;
+            }
+
+            @Override
+            public int target() {
+                return target;
+            }
+
+            @Override
+            public double weight() {
+                return scan.weight();
+            }
+        }
+
+        /** The current vertex's in-edges. */
+        private final class InEdgeCursor implements VertexProgram.Edges {
+            private int at;
+            private int end;
+
+            void reset(int first, int end) {
+                this.at = first - 1;
+                this.end = end;
+            }
+
+            @Override
+            public boolean next() {
+                return ++at < end;
+            }
+
+            @Override
+            public int target() {
+                return inEdges.source(at);
+            }
+
+            @Override
+            public double weight() {
+                return inEdges.weight(at);
+            }
         }
     }
 

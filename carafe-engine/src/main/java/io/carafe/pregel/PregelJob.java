@@ -71,13 +71,137 @@ public final class PregelJob {
         }
     }
 
-    /** One superstep as the coordinator saw it. */
-    public record Superstep(long index, double seconds, long activeVertices, long messages, long bytesMoved, double[] aggregates) {
+    /**
+     * One superstep as the coordinator saw it: vertices that ran compute, those still
+     * active after it (not halted), messages sent; aggregates as doubles (a long
+     * aggregator's value converted).
+     */
+    public record Superstep(long index, double seconds, long computedVertices, long activeVertices, long messages, long bytesMoved,
+                            double[] aggregates) {
     }
 
-    /** The outcome: every vertex's value and the supersteps run. */
-    public record Result(double[] values, List<Superstep> supersteps, boolean stoppedByMaster, Partitioning partitioning,
-                         Messaging messaging, double setupSeconds, double computeSeconds) {
+    /**
+     * The outcome: the supersteps run, and every vertex's value, still in the job's
+     * namespace in RStore, read a window at a time ({@link #forEachValue}) so the
+     * coordinator's memory does not grow with the graph. Closing it deletes the job.
+     */
+    public static final class Result implements AutoCloseable {
+        private static final long WINDOW_BYTES = 4L << 20;
+        private final RStore rstore;
+        private final String jobName;
+        private final RAddress values;
+        private final RecordLayout valueLayout;
+        private final long vertexCount;
+        private final List<Superstep> supersteps;
+        private final boolean stoppedByMaster;
+        private final Partitioning partitioning;
+        private final Messaging messaging;
+        private final double setupSeconds;
+        private final double computeSeconds;
+        private boolean closed;
+
+        Result(RStore rstore, String jobName, RAddress values, RecordLayout valueLayout, long vertexCount, List<Superstep> supersteps,
+               boolean stoppedByMaster, Partitioning partitioning, Messaging messaging, double setupSeconds, double computeSeconds) {
+            this.rstore = rstore;
+            this.jobName = jobName;
+            this.values = values;
+            this.valueLayout = valueLayout;
+            this.vertexCount = vertexCount;
+            this.supersteps = List.copyOf(supersteps);
+            this.stoppedByMaster = stoppedByMaster;
+            this.partitioning = partitioning;
+            this.messaging = messaging;
+            this.setupSeconds = setupSeconds;
+            this.computeSeconds = computeSeconds;
+        }
+
+        /** Called for each vertex in id order with its value; the record is a flyweight, valid during the call. */
+        public interface ValueVisitor {
+            void visit(int vertex, Record value) throws java.io.IOException;
+        }
+
+        /** Streams every vertex's value out of RStore, a window of about 4 MiB at a time. */
+        public void forEachValue(ValueVisitor visitor) throws java.io.IOException {
+            if (closed) {
+                throw new IllegalStateException("the result is closed: its job and values are gone");
+            }
+            int bytes = valueLayout.bytes();
+            long perWindow = Math.max(1, WINDOW_BYTES / bytes);
+            Record record = new Record(valueLayout);
+            for (long first = 0; first < vertexCount; first += perWindow) {
+                long n = Math.min(perWindow, vertexCount - first);
+                try (Mapping m = values.map(first * bytes, n * bytes, MapFlags.READ_ONLY | MapFlags.PREFETCH)) {
+                    record.wrap(m.segment(), 0);
+                    for (int i = 0; i < n; i++) {
+                        record.moveTo((long) i * bytes);
+                        visitor.visit((int) (first + i), record);
+                    }
+                }
+            }
+        }
+
+        /** Every vertex's double at {@code offset} of its value, in one array (for checks; a graph's worth of memory). */
+        public double[] doubles(long offset) {
+            double[] out = new double[(int) vertexCount];
+            visit((v, r) -> out[v] = r.getDouble(offset));
+            return out;
+        }
+
+        /** Every vertex's long at {@code offset} of its value, in one array (for checks; a graph's worth of memory). */
+        public long[] longs(long offset) {
+            long[] out = new long[(int) vertexCount];
+            visit((v, r) -> out[v] = r.getLong(offset));
+            return out;
+        }
+
+        private void visit(ValueVisitor visitor) {
+            try {
+                forEachValue(visitor);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        public RecordLayout valueLayout() {
+            return valueLayout;
+        }
+
+        public long vertexCount() {
+            return vertexCount;
+        }
+
+        public List<Superstep> supersteps() {
+            return supersteps;
+        }
+
+        public boolean stoppedByMaster() {
+            return stoppedByMaster;
+        }
+
+        public Partitioning partitioning() {
+            return partitioning;
+        }
+
+        public Messaging messaging() {
+            return messaging;
+        }
+
+        public double setupSeconds() {
+            return setupSeconds;
+        }
+
+        public double computeSeconds() {
+            return computeSeconds;
+        }
+
+        /** Deletes the job's namespace and its values. */
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                deleteJob(rstore, jobName);
+            }
+        }
     }
 
     private PregelJob() {
@@ -99,7 +223,10 @@ public final class PregelJob {
         new PartitionWorker(clusterUri, settings, jobNamespace, index, programs, timeoutMs).call();
     }
 
-    /** Runs the job with workers started by {@code workers} (threads, or processes that join through RStore). */
+    /**
+     * Runs the job with workers started by {@code workers} (threads, or processes that join
+     * through RStore). The result holds the job's values in RStore until it is closed.
+     */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter) {
         long setupStart = System.nanoTime();
@@ -107,25 +234,32 @@ public final class PregelJob {
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
-        int aggregators = program.aggregators();
+        List<Aggregator> aggregators = List.copyOf(program.aggregators());
+        int globals = program.globals();
+        if (globals < 0) {
+            throw new IllegalArgumentException("a program's globals() must be >= 0, was " + globals);
+        }
+        RecordLayout valueLayout = program.valueLayout();
         String jobName = "carafe/job/" + graph + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
         Namespace job = rstore.createNamespace(jobName);
-        BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(aggregators));
+        BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(aggregators.size(), globals));
         List<Future<Void>> workers = new ArrayList<>();
+        boolean handedOver = false;
         try {
             RAddress directorySegment = job.bootstrap(JobLayout.bytes(partitions));
-            RAddress valuesSegment = job.alloc(Math.max(8 * header.vertexCount(), 8), AllocFlags.GROW | AllocFlags.ZERO);
+            RAddress valuesSegment = job.alloc(Math.max((long) valueLayout.bytes() * header.vertexCount(), 8), AllocFlags.GROW | AllocFlags.ZERO);
             RAddress barrierSegment = job.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
-                JobLayout.writeHeader(directory.segment(), partitions, aggregators, header.vertexCount(), valuesSegment.address(),
-                        barrierSegment.address(), program.combiner(), messaging, graph, program.spec(), partitioning.starts());
+                JobLayout.writeHeader(directory.segment(), new JobLayout.Header(partitions, aggregators.size(), globals, header.vertexCount(),
+                        header.edgeCount(), valueLayout.bytes(), program.messageLayout().bytes(), valuesSegment.address(),
+                        barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts()));
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {
                 for (int i = 0; i < partitions; i++) {
                     workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
-                Drive drive = new Drive(coordinator, layout, header.vertexCount(), aggregators, program, options, progress, setupStart);
+                Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart);
                 try {
                     drive.run();
                 } catch (RuntimeException failure) {
@@ -133,16 +267,22 @@ public final class PregelJob {
                     throw explain(failure, workers, options);
                 }
                 awaitWorkers(workers, options);
-                double[] values = readValues(valuesSegment, header.vertexCount());
-                return new Result(values, drive.supersteps, drive.stoppedByMaster, partitioning, messaging, drive.setupSeconds,
-                        (System.nanoTime() - drive.computeStart) / 1e9);
+                handedOver = true;
+                return new Result(rstore, jobName, valuesSegment, valueLayout, header.vertexCount(), drive.supersteps, drive.stoppedByMaster,
+                        partitioning, messaging, drive.setupSeconds, (System.nanoTime() - drive.computeStart) / 1e9);
             }
         } finally {
-            try {
-                rstore.deleteNamespace(jobName);
-            } catch (RStoreException leftover) {
-                // a worker that is still stuck keeps its mappings; its client's close drops them
+            if (!handedOver) {
+                deleteJob(rstore, jobName);
             }
+        }
+    }
+
+    private static void deleteJob(RStore rstore, String jobName) {
+        try {
+            rstore.deleteNamespace(jobName);
+        } catch (RStoreException leftover) {
+            // a worker that is still stuck keeps its mappings; its client's close drops them
         }
     }
 
@@ -150,8 +290,8 @@ public final class PregelJob {
     private static final class Drive implements VertexProgram.MasterContext {
         private final BarrierCoordinator coordinator;
         private final BarrierLayout layout;
-        private final long vertexCount;
-        private final int aggregators;
+        private final GraphHeader graph;
+        private final List<Aggregator> aggregators;
         private final VertexProgram program;
         private final Options options;
         private final Consumer<Superstep> progress;
@@ -163,19 +303,24 @@ public final class PregelJob {
         private long superstep;
         private long active;
         private long messages;
-        private final double[] global;
+        private final long[] global;  // aggregators' values, raw bits
+        private final long[] globals; // the master's global values, raw bits
 
-        Drive(BarrierCoordinator coordinator, BarrierLayout layout, long vertexCount, int aggregators, VertexProgram program, Options options,
-              Consumer<Superstep> progress, long setupStart) {
+        Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
+              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart) {
             this.coordinator = coordinator;
             this.layout = layout;
-            this.vertexCount = vertexCount;
+            this.graph = graph;
             this.aggregators = aggregators;
             this.program = program;
             this.options = options;
             this.progress = progress;
             this.setupStart = setupStart;
-            this.global = new double[aggregators];
+            this.global = new long[aggregators.size()];
+            this.globals = new long[globals];
+            for (int a = 0; a < global.length; a++) {
+                global[a] = aggregators.get(a).identityBits();
+            }
         }
 
         void run() {
@@ -183,13 +328,17 @@ public final class PregelJob {
             coordinator.awaitRound(0, options.superstepTimeoutMs());
             setupSeconds = (System.nanoTime() - setupStart) / 1e9;
             computeStart = System.nanoTime();
+            int count = aggregators.size();
             for (superstep = 0; ; superstep++) {
                 MemorySegment area = coordinator.area();
                 BarrierAreas.putLong(area, BarrierAreas.SUPERSTEP, superstep);
                 BarrierAreas.putLong(area, BarrierAreas.TOTAL_ACTIVE, active);
                 BarrierAreas.putLong(area, BarrierAreas.TOTAL_MESSAGES, messages);
-                for (int a = 0; a < aggregators; a++) {
+                for (int a = 0; a < count; a++) {
                     BarrierAreas.putAggregate(area, a, global[a]);
+                }
+                for (int g = 0; g < globals.length; g++) {
+                    BarrierAreas.putGlobal(area, count, g, globals[g]);
                 }
                 long start = System.nanoTime();
                 coordinator.start(superstep + 1);
@@ -197,17 +346,25 @@ public final class PregelJob {
                 active = 0;
                 messages = 0;
                 long bytes = 0;
-                java.util.Arrays.fill(global, 0);
+                long computed = 0;
+                for (int a = 0; a < count; a++) {
+                    global[a] = aggregators.get(a).identityBits();
+                }
                 for (int w = 0; w < layout.workers(); w++) {
                     MemorySegment worker = coordinator.workerArea(w);
                     active += BarrierAreas.getLong(worker, BarrierAreas.ACTIVE);
                     messages += BarrierAreas.getLong(worker, BarrierAreas.MESSAGES);
                     bytes += BarrierAreas.getLong(worker, BarrierAreas.BYTES);
-                    for (int a = 0; a < aggregators; a++) {
-                        global[a] += BarrierAreas.aggregate(worker, a);
+                    computed += BarrierAreas.getLong(worker, BarrierAreas.COMPUTED);
+                    for (int a = 0; a < count; a++) {
+                        global[a] = aggregators.get(a).combineBits(global[a], BarrierAreas.aggregate(worker, a));
                     }
                 }
-                Superstep done = new Superstep(superstep, (System.nanoTime() - start) / 1e9, active, messages, bytes, global.clone());
+                double[] aggregates = new double[count];
+                for (int a = 0; a < count; a++) {
+                    aggregates[a] = aggregators.get(a).isLong() ? global[a] : Double.longBitsToDouble(global[a]);
+                }
+                Superstep done = new Superstep(superstep, (System.nanoTime() - start) / 1e9, computed, active, messages, bytes, aggregates);
                 supersteps.add(done);
                 if (progress != null) {
                     progress.accept(done);
@@ -227,12 +384,42 @@ public final class PregelJob {
 
         @Override
         public long vertexCount() {
-            return vertexCount;
+            return graph.vertexCount();
         }
 
         @Override
-        public double aggregated(int index) {
+        public long edgeCount() {
+            return graph.edgeCount();
+        }
+
+        private Aggregator kind(int i, boolean isLong) {
+            Aggregator a = aggregators.get(i);
+            if (a.isLong() != isLong) {
+                throw new IllegalArgumentException("aggregator " + i + " holds " + (a.isLong() ? "longs" : "doubles"));
+            }
+            return a;
+        }
+
+        @Override
+        public double aggregatedDouble(int index) {
+            kind(index, false);
+            return Double.longBitsToDouble(global[index]);
+        }
+
+        @Override
+        public long aggregatedLong(int index) {
+            kind(index, true);
             return global[index];
+        }
+
+        @Override
+        public void setGlobal(int index, double value) {
+            globals[index] = Double.doubleToRawLongBits(value);
+        }
+
+        @Override
+        public void setGlobal(int index, long value) {
+            globals[index] = value;
         }
 
         @Override
@@ -292,16 +479,5 @@ public final class PregelJob {
             }
         }
         return explained != null ? explained : new PregelException("the job failed: " + failure.getMessage(), failure);
-    }
-
-    private static double[] readValues(RAddress segment, long vertexCount) {
-        double[] values = new double[(int) vertexCount];
-        if (vertexCount == 0) {
-            return values;
-        }
-        try (Mapping m = segment.map(0, 8 * vertexCount, MapFlags.READ_ONLY | MapFlags.PREFETCH)) {
-            MemorySegment.copy(m.segment(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, values, 0, (int) vertexCount);
-        }
-        return values;
     }
 }

@@ -1,35 +1,84 @@
 package io.carafe.pregel;
 
+import java.util.List;
+
 /**
- * A Pregel vertex program over primitives: each vertex holds a double value and receives
- * double messages. {@link #compute} runs for every vertex in superstep 0 and afterwards
- * for every vertex that has messages or has not voted to halt. Messages sent in superstep
- * k arrive in superstep k+1. With a {@link #combiner()}, a vertex sees one combined
- * message. Aggregators are global double sums, readable in the next superstep and by
- * {@link #masterCompute}, which decides when to stop.
+ * A Pregel vertex program. Each vertex holds a value record ({@link #valueLayout()}, zeroed
+ * at the start) and receives message records ({@link #messageLayout()}). {@link #compute}
+ * runs for every vertex in superstep 0 and afterwards for every vertex that has messages or
+ * has not voted to halt; messages sent in superstep k arrive in superstep k+1. With a
+ * {@link #combiner()} a vertex sees one combined message, without one it reads them all.
+ * Aggregators are global sums, minima or maxima, read by {@link #masterCompute} after each
+ * superstep and by every vertex in the next; the master step may set global values every
+ * vertex reads next superstep, and decides when to stop.
+ *
+ * <p>A program states what it sends; the engine chooses how to deliver it (see
+ * {@link #sends()} and {@link Messaging}).
+ *
+ * <pre>{@code
+ * // every vertex learns the largest original id among its in-neighbours
+ * public final class MaxInNeighbour implements VertexProgram {
+ *     public RecordLayout valueLayout() { return RecordLayout.LONG; }
+ *     public RecordLayout messageLayout() { return RecordLayout.LONG; }
+ *     public Combiner combiner() { return LongCombiner.MAX; }
+ *     public void compute(Context ctx) {
+ *         if (ctx.superstep() == 0) {
+ *             ctx.value().setLong(0, -1);
+ *             ctx.sendToOutNeighbours(ctx.originalId());
+ *         } else {
+ *             ctx.value().setLong(0, ctx.message().getLong(0));
+ *         }
+ *         ctx.voteToHalt();
+ *     }
+ * }
+ * }</pre>
  */
 public interface VertexProgram {
 
     void compute(Context ctx);
 
-    /** Combines messages before they are written; null to deliver each message. */
+    /** What a vertex holds; {@link RecordLayout#DOUBLE} unless the program says otherwise. */
+    default RecordLayout valueLayout() {
+        return RecordLayout.DOUBLE;
+    }
+
+    /** What a message holds; {@link RecordLayout#DOUBLE} unless the program says otherwise. */
+    default RecordLayout messageLayout() {
+        return RecordLayout.DOUBLE;
+    }
+
+    /** Combines messages to the same vertex before delivery; null to deliver each message. */
     default Combiner combiner() {
         return null;
     }
 
-    /**
-     * True when every message this program sends is {@link Context#sendToNeighbours} (one
-     * value along every out-edge) and it has a {@link #combiner()}: one value per sending
-     * vertex then stands for all its messages, and the engine may move those and let each
-     * receiver combine along its in-edges ({@link Messaging#GATHER}). Such a program must
-     * not call {@link Context#sendToNeighboursPlusWeight}.
-     */
-    default boolean broadcastsToNeighbours() {
+    /** What the program's sends may be: the engine's choice of delivery depends on it. */
+    enum Sends {
+        /** Anything: to any vertex id, to out- or to all neighbours, any number of times. */
+        ANY,
+        /**
+         * At most one {@link Context#sendToOutNeighbours} per vertex and superstep, and no
+         * other send. With a {@link DoubleCombiner} the engine may then move one value per
+         * sending vertex and combine along in-edges ({@link Messaging#GATHER}).
+         */
+        OUT_NEIGHBOURS_ONCE
+    }
+
+    default Sends sends() {
+        return Sends.ANY;
+    }
+
+    /** True if {@code compute} reads in-edges or sends to all neighbours: the engine builds the in-edges at setup. */
+    default boolean needsInEdges() {
         return false;
     }
 
-    /** Number of global sum aggregators. */
-    default int aggregators() {
+    default List<Aggregator> aggregators() {
+        return List.of();
+    }
+
+    /** Global values the master step sets ({@link MasterContext#setGlobal}) and every vertex reads. */
+    default int globals() {
         return 0;
     }
 
@@ -46,45 +95,103 @@ public interface VertexProgram {
         return false;
     }
 
-    /** What a vertex sees during {@link #compute}. Reused for every vertex: do not keep it. */
+    /** Appends a vertex's value as text, for -o; the fields separated by spaces unless the program knows better. */
+    default void formatValue(Record value, StringBuilder out) {
+        value.appendTo(out);
+    }
+
+    /** The out-edges or in-edges of the vertex being computed: {@code while (e.next()) use(e.target(), e.weight());}. */
+    interface Edges {
+        /** Moves to the next edge; false after the last. */
+        boolean next();
+
+        /** Internal id of the other end. */
+        int target();
+
+        /** The edge's weight (1 on an unweighted graph). */
+        double weight();
+    }
+
+    /** What a vertex sees during {@link #compute}. Reused for every vertex: do not keep it or what it returns. */
     interface Context {
         long superstep();
 
         long vertexCount();
 
-        /** Internal id of this vertex. */
+        long edgeCount();
+
+        /** Internal id of this vertex: dense, 0..vertexCount-1, in the order of the original ids. */
         int vertex();
+
+        /** The id this vertex had in the imported file. */
+        long originalId();
 
         int outDegree();
 
-        double value();
+        /** Needs {@link #needsInEdges()}. */
+        int inDegree();
 
-        void setValue(double value);
+        /** This vertex's value: read and write it in place. */
+        Record value();
 
         /** Whether messages arrived for this vertex. */
         boolean hasMessages();
 
-        /** The combined message; only with a {@link #combiner()}. */
-        double message();
-
-        /** Messages without a combiner: {@code messageCount()} of them, read with {@link #messageAt(int)}. */
+        /** Messages that arrived: 0 or 1 with a combiner. */
         int messageCount();
 
-        double messageAt(int i);
+        /** Message {@code i} of {@link #messageCount()}; the same flyweight each call. */
+        Record message(int i);
 
-        /** Sends {@code value} along every out-edge. */
-        void sendToNeighbours(double value);
+        /** The combined message (the combiner's identity if none came); only with a combiner. */
+        Record message();
 
-        /** Sends {@code value(edge weight)} along every out-edge: value + weight for shortest paths. */
-        void sendToNeighboursPlusWeight(double value);
+        /** Out-edges of this vertex; restarts at the first edge each call. */
+        Edges outEdges();
+
+        /** In-edges of this vertex ({@link Edges#target()} is the source); needs {@link #needsInEdges()}. */
+        Edges inEdges();
+
+        /** A cleared message to fill and send; the same flyweight each call. */
+        Record newMessage();
+
+        void sendTo(int vertex, Record message);
+
+        /** Sends {@code message} along every out-edge. */
+        void sendToOutNeighbours(Record message);
+
+        /**
+         * Sends {@code message} along every out-edge and every in-edge: on a directed graph a
+         * neighbour joined both ways gets it twice. On a graph imported undirected, the same
+         * as {@link #sendToOutNeighbours}. Needs {@link #needsInEdges()} on a directed graph.
+         */
+        void sendToAllNeighbours(Record message);
+
+        /** For messages of one double: {@code sendTo(vertex, newMessage() with value)}. */
+        void sendTo(int vertex, double value);
+
+        void sendToOutNeighbours(double value);
+
+        /** For messages of one long. */
+        void sendTo(int vertex, long value);
+
+        void sendToOutNeighbours(long value);
 
         void voteToHalt();
 
-        /** Adds to global aggregator {@code index} for this superstep. */
         void aggregate(int index, double value);
 
-        /** The global value of aggregator {@code index} from the previous superstep. */
-        double aggregated(int index);
+        void aggregate(int index, long value);
+
+        /** Aggregator {@code index}'s global value from the previous superstep. */
+        double aggregatedDouble(int index);
+
+        long aggregatedLong(int index);
+
+        /** Global value {@code index} as the master step last set it (0 until then). */
+        double globalDouble(int index);
+
+        long globalLong(int index);
     }
 
     /** What the coordinator sees after a superstep. */
@@ -94,8 +201,17 @@ public interface VertexProgram {
 
         long vertexCount();
 
+        long edgeCount();
+
         /** Global value of aggregator {@code index} in the superstep just finished. */
-        double aggregated(int index);
+        double aggregatedDouble(int index);
+
+        long aggregatedLong(int index);
+
+        /** Sets global value {@code index} for the next superstep and after. */
+        void setGlobal(int index, double value);
+
+        void setGlobal(int index, long value);
 
         /** Vertices that did not vote to halt. */
         long activeVertices();

@@ -1,31 +1,61 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Combiner;
+import io.carafe.pregel.LongCombiner;
+import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
 /**
  * Weakly connected components by label propagation (HashMin): every vertex starts with
- * its own id as label and adopts the smallest label it hears of. Needs a graph with both
- * directions stored; the label of a component is its smallest internal id, which, since
- * internal ids follow original ids, is also its smallest original id.
+ * its own original id as label and adopts the smallest label it hears of from any
+ * neighbour, in- or out- (direction is ignored). A component's label is its smallest
+ * original id.
  */
 public final class ConnectedComponents implements VertexProgram {
 
     @Override
-    public void compute(Context ctx) {
-        if (ctx.superstep() == 0) {
-            ctx.setValue(ctx.vertex());
-            ctx.sendToNeighbours(ctx.vertex());
-        } else if (ctx.hasMessages() && ctx.message() < ctx.value()) {
-            ctx.setValue(ctx.message());
-            ctx.sendToNeighbours(ctx.message());
-        }
-        ctx.voteToHalt();
+    public RecordLayout valueLayout() {
+        return RecordLayout.LONG;
+    }
+
+    @Override
+    public RecordLayout messageLayout() {
+        return RecordLayout.LONG;
     }
 
     @Override
     public Combiner combiner() {
-        return Combiner.MIN;
+        return LongCombiner.MIN;
+    }
+
+    @Override
+    public boolean needsInEdges() {
+        return true;
+    }
+
+    @Override
+    public void compute(Context ctx) {
+        Record label = ctx.value();
+        if (ctx.superstep() == 0) {
+            label.setLong(0, ctx.originalId());
+            send(ctx, ctx.originalId());
+        } else if (ctx.message().getLong(0) < label.getLong(0)) {
+            label.setLong(0, ctx.message().getLong(0));
+            send(ctx, label.getLong(0));
+        }
+        ctx.voteToHalt();
+    }
+
+    private static void send(Context ctx, long label) {
+        Record m = ctx.newMessage();
+        m.setLong(0, label);
+        ctx.sendToAllNeighbours(m);
+    }
+
+    @Override
+    public void formatValue(Record value, StringBuilder out) {
+        out.append(value.getLong(0));
     }
 
     @Override

@@ -1,7 +1,11 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.pregel.Aggregator;
 import io.carafe.pregel.Combiner;
+import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.VertexProgram;
+
+import java.util.List;
 
 /**
  * PageRank as a vertex program. Superstep 0 sets every rank to 1/N; superstep k ≥ 1
@@ -45,16 +49,16 @@ public final class PageRank implements VertexProgram {
         if (ctx.superstep() == 0) {
             rank = 1.0 / n;
         } else {
-            double incoming = ctx.hasMessages() ? ctx.message() : 0;
-            double dangling = dropDangling ? 0 : ctx.aggregated(DANGLING) / n;
+            double incoming = ctx.hasMessages() ? ctx.message().getDouble(0) : 0;
+            double dangling = dropDangling ? 0 : ctx.aggregatedDouble(DANGLING) / n;
             rank = (1 - damping) / n + damping * (incoming + dangling);
-            ctx.aggregate(RESIDUAL, Math.abs(rank - ctx.value()));
+            ctx.aggregate(RESIDUAL, Math.abs(rank - ctx.value().getDouble(0)));
         }
-        ctx.setValue(rank);
+        ctx.value().setDouble(0, rank);
         if (ctx.superstep() < iterations) {
             int degree = ctx.outDegree();
             if (degree > 0) {
-                ctx.sendToNeighbours(rank / degree);
+                ctx.sendToOutNeighbours(rank / degree);
             } else {
                 ctx.aggregate(DANGLING, rank);
             }
@@ -65,12 +69,12 @@ public final class PageRank implements VertexProgram {
 
     @Override
     public Combiner combiner() {
-        return Combiner.SUM;
+        return DoubleCombiner.SUM;
     }
 
     @Override
-    public boolean broadcastsToNeighbours() {
-        return true;
+    public Sends sends() {
+        return Sends.OUT_NEIGHBOURS_ONCE;
     }
 
     @Override
@@ -80,14 +84,14 @@ public final class PageRank implements VertexProgram {
     }
 
     @Override
-    public int aggregators() {
-        return 2;
+    public List<Aggregator> aggregators() {
+        return List.of(Aggregator.sumDouble(), Aggregator.sumDouble());
     }
 
     @Override
     public boolean masterCompute(MasterContext master) {
         long s = master.superstep();
-        return s >= iterations || (tolerance > 0 && s >= 1 && master.aggregated(RESIDUAL) < tolerance);
+        return s >= iterations || (tolerance > 0 && s >= 1 && master.aggregatedDouble(RESIDUAL) < tolerance);
     }
 
     /** The L1 change of a superstep's aggregates. */

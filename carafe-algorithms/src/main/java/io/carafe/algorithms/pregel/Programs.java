@@ -27,7 +27,8 @@ public final class Programs {
             return switch (words[0]) {
                 case "pagerank" -> new PageRank(Double.parseDouble(need(args, "damping", spec)), Integer.parseInt(need(args, "iterations", spec)),
                         Double.parseDouble(need(args, "tolerance", spec)), need(args, "dangling", spec).equals("drop"));
-                case "shortest-paths" -> new ShortestPaths(Integer.parseInt(need(args, "source", spec)), Boolean.parseBoolean(need(args, "hops", spec)));
+                case "sssp" -> new ShortestPaths(Integer.parseInt(need(args, "source", spec)));
+                case "bfs" -> new BreadthFirstSearch(Integer.parseInt(need(args, "source", spec)));
                 case "wcc" -> new ConnectedComponents();
                 default -> throw new IllegalArgumentException("unknown vertex program '" + words[0] + "' in spec '" + spec + "'");
             };

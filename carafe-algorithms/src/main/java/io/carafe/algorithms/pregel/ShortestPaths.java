@@ -1,53 +1,52 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Combiner;
+import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.VertexProgram;
 
 /**
  * Single-source shortest paths as a vertex program (Bellman-Ford rounds): a vertex whose
- * distance improves sends distance + edge weight along its edges; the min combiner keeps
- * one message per target. With {@code hops} every edge weighs 1, which gives BFS levels.
- * Unreached vertices keep +Infinity.
+ * distance improves sends distance + weight along each out-edge; the min combiner keeps
+ * one message per target. Unreached vertices keep +Infinity (LDBC's "infinity").
  */
 public final class ShortestPaths implements VertexProgram {
     private final int source;
-    private final boolean hops;
 
-    public ShortestPaths(int source, boolean hops) {
+    public ShortestPaths(int source) {
         this.source = source;
-        this.hops = hops;
     }
 
     @Override
     public void compute(Context ctx) {
+        double distance;
         if (ctx.superstep() == 0) {
-            boolean isSource = ctx.vertex() == source;
-            ctx.setValue(isSource ? 0 : Double.POSITIVE_INFINITY);
-            if (isSource) {
-                send(ctx, 0);
+            distance = ctx.vertex() == source ? 0 : Double.POSITIVE_INFINITY;
+            ctx.value().setDouble(0, distance);
+            if (ctx.vertex() != source) {
+                ctx.voteToHalt();
+                return;
             }
-        } else if (ctx.hasMessages() && ctx.message() < ctx.value()) {
-            ctx.setValue(ctx.message());
-            send(ctx, ctx.message());
+        } else {
+            distance = ctx.message().getDouble(0);
+            if (!(distance < ctx.value().getDouble(0))) {
+                ctx.voteToHalt();
+                return;
+            }
+            ctx.value().setDouble(0, distance);
+        }
+        for (Edges e = ctx.outEdges(); e.next(); ) {
+            ctx.sendTo(e.target(), distance + e.weight());
         }
         ctx.voteToHalt();
     }
 
-    private void send(Context ctx, double distance) {
-        if (hops) {
-            ctx.sendToNeighbours(distance + 1);
-        } else {
-            ctx.sendToNeighboursPlusWeight(distance);
-        }
-    }
-
     @Override
     public Combiner combiner() {
-        return Combiner.MIN;
+        return DoubleCombiner.MIN;
     }
 
     @Override
     public String spec() {
-        return "shortest-paths source=" + source + " hops=" + hops;
+        return "sssp source=" + source;
     }
 }

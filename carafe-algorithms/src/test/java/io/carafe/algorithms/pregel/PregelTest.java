@@ -10,6 +10,7 @@ import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.Combiner;
+import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
@@ -49,6 +50,19 @@ class PregelTest extends GraphTestBase {
         return r;
     }
 
+    /** Every vertex's value as a double, and the job deleted. */
+    static double[] doubles(PregelJob.Result r) {
+        try (r) {
+            return r.doubles(0);
+        }
+    }
+
+    static long[] longs(PregelJob.Result r) {
+        try (r) {
+            return r.longs(0);
+        }
+    }
+
     private static Map<Long, String> expected(Path file) throws IOException {
         Map<Long, String> values = new HashMap<>();
         for (String line : Files.readAllLines(file)) {
@@ -70,10 +84,10 @@ class PregelTest extends GraphTestBase {
                 int n = (int) g.header().vertexCount();
                 long source = kind.equals("directed") ? 1 : 2;
                 int sourceId = Verifier.vertexId(g, source);
-                double[] pr = run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.GATHER).values();
-                double[] prPushed = run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.PUSH).values();
-                double[] bfs = run(name, new ShortestPaths(sourceId, true), workers).values();
-                double[] sssp = run(name, new ShortestPaths(sourceId, false), workers).values();
+                double[] pr = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.GATHER));
+                double[] prPushed = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.PUSH));
+                long[] bfs = longs(run(name, new BreadthFirstSearch(sourceId), workers));
+                double[] sssp = doubles(run(name, new ShortestPaths(sourceId), workers));
                 Map<Long, String> wantPr = expected(base.resolve("example-" + kind + "-PR"));
                 Map<Long, String> wantBfs = expected(base.resolve("example-" + kind + "-BFS"));
                 Map<Long, String> wantSssp = expected(base.resolve("example-" + kind + "-SSSP"));
@@ -82,19 +96,17 @@ class PregelTest extends GraphTestBase {
                     String at = kind + " vertex " + id + " with " + workers + " workers";
                     assertEquals(Double.parseDouble(wantPr.get(id)), pr[v], 1e-12, "PageRank (gathered) of " + at);
                     assertEquals(Double.parseDouble(wantPr.get(id)), prPushed[v], 1e-12, "PageRank (pushed) of " + at);
-                    long level = Long.parseLong(wantBfs.get(id));
-                    assertEquals(level == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : level, bfs[v], "BFS of " + at);
+                    assertEquals(Long.parseLong(wantBfs.get(id)), bfs[v], "BFS of " + at);
                     assertEquals(Double.parseDouble(wantSssp.get(id)), sssp[v], 1e-12, "SSSP of " + at);
                 }
             }
             // weakly connected components ignore direction: import with both directions
             String wccName = "ldbc-wcc-" + kind + "-" + workers;
             try (GraphFile g = load(wccName, base.resolve("example-" + kind + ".e"), options.withUndirected(true))) {
-                double[] wcc = run(wccName, new ConnectedComponents(), workers).values();
+                long[] wcc = longs(run(wccName, new ConnectedComponents(), workers));
                 Map<Long, String> want = expected(base.resolve("example-" + kind + "-WCC"));
                 for (int v = 0; v < wcc.length; v++) {
-                    long label = VertexLayout.originalId(g.vertices(), (int) wcc[v]);
-                    assertEquals(Long.parseLong(want.get(VertexLayout.originalId(g.vertices(), v))), label, "WCC of " + kind + " vertex " + v);
+                    assertEquals(Long.parseLong(want.get(VertexLayout.originalId(g.vertices(), v))), wcc[v], "WCC of " + kind + " vertex " + v);
                 }
             }
         }
@@ -106,12 +118,13 @@ class PregelTest extends GraphTestBase {
         String name = "wiki-" + workers + "-" + messaging;
         try (GraphFile g = load(name, shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             PregelJob.Result r = run(name, new PageRank(0.85, 20, 0, false), workers, messaging);
+            double[] got = doubles(r);
             double[] want = PowerIteration.pageRank(g, 0.85, 20, false);
             for (int v = 0; v < want.length; v++) {
-                assertEquals(want[v], r.values()[v], 1e-9, "vertex " + v);
+                assertEquals(want[v], got[v], 1e-9, "vertex " + v);
             }
             double sum = 0;
-            for (double x : r.values()) {
+            for (double x : got) {
                 sum += x;
             }
             assertEquals(1.0, sum, 1e-9, "dangling rank is spread, so ranks sum to 1");
@@ -124,13 +137,14 @@ class PregelTest extends GraphTestBase {
     void shouldStopWhenTheChangeFallsBelowTheTolerance() {
         try (GraphFile g = load("slashdot", shared("snap/soc-Slashdot0902.txt.gz"), ImportOptions.defaults())) {
             PregelJob.Result r = run("slashdot", new PageRank(0.85, 100, 1e-6, false), 2);
+            double[] got = doubles(r);
             int updates = r.supersteps().size() - 1;
             assertTrue(updates < 100, "converged before the bound: " + updates);
             assertTrue(PageRank.residual(r.supersteps().getLast().aggregates()) < 1e-6);
             assertTrue(PageRank.residual(r.supersteps().get(r.supersteps().size() - 2).aggregates()) >= 1e-6, "stopped at the first superstep under tolerance");
             double[] want = PowerIteration.pageRank(g, 0.85, updates, false);
             for (int v = 0; v < want.length; v++) {
-                assertEquals(want[v], r.values()[v], 1e-9, "vertex " + v);
+                assertEquals(want[v], got[v], 1e-9, "vertex " + v);
             }
         }
     }
@@ -140,13 +154,13 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load("p2p31", shared("snap/p2p-31.e"), ImportOptions.defaults().withWeightColumn(3));
              CarafeGraph online = CarafeGraph.open(rstore, "p2p31")) {
             int source = online.vertexId(1);
-            double[] pregel = run("p2p31", new ShortestPaths(source, false), 2).values();
+            double[] pregel = doubles(run("p2p31", new ShortestPaths(source), 2));
             assertArrayEquals(Dijkstra.run(online, source).distance(), pregel);
         }
         try (GraphFile g = load("wiki-wcc", shared("snap/wiki-Vote.txt"), ImportOptions.defaults().withUndirected(true))) {
-            double[] labels = run("wiki-wcc", new ConnectedComponents(), 2).values();
-            Map<Double, Integer> sizes = new HashMap<>();
-            for (double label : labels) {
+            long[] labels = longs(run("wiki-wcc", new ConnectedComponents(), 2));
+            Map<Long, Integer> sizes = new HashMap<>();
+            for (long label : labels) {
                 sizes.merge(label, 1, Integer::sum);
             }
             assertEquals(7_066, sizes.values().stream().mapToInt(Integer::intValue).max().orElseThrow(), "SNAP: largest WCC of wiki-Vote");
@@ -161,9 +175,9 @@ class PregelTest extends GraphTestBase {
      */
     /** A test program that may gather: it sends only with sendToNeighbours, combined by {@code combiner}. */
     abstract static class Broadcasting implements VertexProgram {
-        private final Combiner combiner;
+        private final DoubleCombiner combiner;
 
-        Broadcasting(Combiner combiner) {
+        Broadcasting(DoubleCombiner combiner) {
             this.combiner = combiner;
         }
 
@@ -173,8 +187,8 @@ class PregelTest extends GraphTestBase {
         }
 
         @Override
-        public boolean broadcastsToNeighbours() {
-            return true;
+        public Sends sends() {
+            return Sends.OUT_NEIGHBOURS_ONCE;
         }
     }
 
@@ -190,24 +204,24 @@ class PregelTest extends GraphTestBase {
 
     static final class SomeSend extends Broadcasting {
         SomeSend() {
-            super(Combiner.MIN);
+            super(DoubleCombiner.MIN);
         }
 
         @Override
         public void compute(Context ctx) {
             int v = ctx.vertex();
-            double got = ctx.hasMessages() ? ctx.message() : -1;
+            double got = ctx.hasMessages() ? ctx.message().getDouble(0) : -1;
             if (ctx.superstep() == 0) {
                 if (v % 3 == 0) {
-                    ctx.sendToNeighbours(v);
+                    ctx.sendToOutNeighbours((double) v);
                 }
             } else if (ctx.superstep() == 1) {
-                ctx.setValue(got * 1e7);
+                ctx.value().setDouble(0, got * 1e7);
                 if (v % 5 == 0) {
-                    ctx.sendToNeighbours(v + 0.5);
+                    ctx.sendToOutNeighbours(v + 0.5);
                 }
             } else {
-                ctx.setValue(ctx.value() + got);
+                ctx.value().setDouble(0, ctx.value().getDouble(0) + got);
                 ctx.voteToHalt();
             }
         }
@@ -233,27 +247,29 @@ class PregelTest extends GraphTestBase {
             for (int v = 0; v < n; v++) {
                 want[v] = (first[v] == Double.POSITIVE_INFINITY ? -1 : first[v]) * 1e7 + (second[v] == Double.POSITIVE_INFINITY ? -1 : second[v]);
             }
-            assertArrayEquals(want, run("wiki-some", new SomeSend(), 3, Messaging.GATHER).values());
-            assertArrayEquals(want, run("wiki-some", new SomeSend(), 3, Messaging.PUSH).values());
-            assertEquals(Messaging.GATHER, run("wiki-some", new SomeSend(), 2).messaging(), "auto gathers when the program allows it");
+            assertArrayEquals(want, doubles(run("wiki-some", new SomeSend(), 3, Messaging.GATHER)));
+            assertArrayEquals(want, doubles(run("wiki-some", new SomeSend(), 3, Messaging.PUSH)));
+            try (PregelJob.Result auto = run("wiki-some", new SomeSend(), 2)) {
+                assertEquals(Messaging.GATHER, auto.messaging(), "auto gathers when the program allows it");
+            }
         }
     }
 
     /** Every vertex with out-edges sends its id once; each vertex keeps the largest id that reached it (-1 for none). */
     static final class LargestInNeighbour extends Broadcasting {
         LargestInNeighbour() {
-            super(Combiner.MAX);
+            super(DoubleCombiner.MAX);
         }
 
         @Override
         public void compute(Context ctx) {
             if (ctx.superstep() == 0) {
-                ctx.setValue(-1);
+                ctx.value().setDouble(0, -1);
                 if (ctx.outDegree() > 0) {
-                    ctx.sendToNeighbours(ctx.vertex());
+                    ctx.sendToOutNeighbours((double) ctx.vertex());
                 }
             } else if (ctx.hasMessages()) {
-                ctx.setValue(ctx.message());
+                ctx.value().setDouble(0, ctx.message().getDouble(0));
             }
             ctx.voteToHalt();
         }
@@ -266,8 +282,8 @@ class PregelTest extends GraphTestBase {
             double[] want = new double[n];
             java.util.Arrays.fill(want, -1);
             forEachEdge(g, (s, t) -> want[t] = Math.max(want[t], s));
-            assertArrayEquals(want, run("wiki-max", new LargestInNeighbour(), 3, Messaging.GATHER).values());
-            assertArrayEquals(want, run("wiki-max", new LargestInNeighbour(), 3, Messaging.PUSH).values());
+            assertArrayEquals(want, doubles(run("wiki-max", new LargestInNeighbour(), 3, Messaging.GATHER)));
+            assertArrayEquals(want, doubles(run("wiki-max", new LargestInNeighbour(), 3, Messaging.PUSH)));
         }
     }
 
@@ -275,9 +291,11 @@ class PregelTest extends GraphTestBase {
     void shouldRefuseToGatherForAProgramThatCannot() {
         try (GraphFile g = load("eu-push", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> run("eu-push", new ShortestPaths(0, false), 2, Messaging.GATHER));
-            assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one value along every out-edge"), e.getMessage());
-            assertEquals(Messaging.PUSH, run("eu-push", new ShortestPaths(0, false), 2).messaging(), "auto pushes for such a program");
+                    () -> run("eu-push", new ShortestPaths(0), 2, Messaging.GATHER));
+            assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one double along its out-edges"), e.getMessage());
+            try (PregelJob.Result auto = run("eu-push", new ShortestPaths(0), 2)) {
+                assertEquals(Messaging.PUSH, auto.messaging(), "auto pushes for such a program");
+            }
         }
     }
 
@@ -294,9 +312,10 @@ class PregelTest extends GraphTestBase {
         Files.writeString(vertices, ids.toString());
         try (GraphFile g = load("sparse", edges, ImportOptions.defaults().withVerticesFile(vertices))) {
             for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.PUSH}) {
-                PregelJob.Result r = run("sparse", new PageRank(0.85, 10, 0, false), 4, messaging);
-                assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), r.values(), 1e-12, messaging.name());
-                assertEquals(4, r.partitioning().partitions());
+                try (PregelJob.Result r = run("sparse", new PageRank(0.85, 10, 0, false), 4, messaging)) {
+                    assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), r.doubles(0), 1e-12, messaging.name());
+                    assertEquals(4, r.partitioning().partitions());
+                }
             }
         }
     }
@@ -306,18 +325,18 @@ class PregelTest extends GraphTestBase {
     void shouldDeliverEveryMessageWithoutACombiner() {
         VertexProgram inDegree = ctx -> {
             if (ctx.superstep() == 0) {
-                ctx.sendToNeighbours(1.0);
+                ctx.sendToOutNeighbours(1.0);
             } else {
                 double sum = 0;
                 for (int i = 0; i < ctx.messageCount(); i++) {
-                    sum += ctx.messageAt(i);
+                    sum += ctx.message(i).getDouble(0);
                 }
-                ctx.setValue(sum);
+                ctx.value().setDouble(0, sum);
             }
             ctx.voteToHalt();
         };
         try (GraphFile g = load("eu", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
-            double[] got = run("eu", inDegree, 3).values();
+            double[] got = doubles(run("eu", inDegree, 3));
             double[] want = new double[got.length];
             for (long e = 0; e < g.header().edgeCount(); e++) {
                 want[io.carafe.graph.EdgeLayout.target(g.edges(), e)]++;
@@ -339,19 +358,22 @@ class PregelTest extends GraphTestBase {
                 if (ctx.superstep() == 3 && ctx.vertex() == 77) {
                     throw new IllegalStateException("vertex 77 gives up");
                 }
-                ctx.sendToNeighbours(1);
+                ctx.sendToOutNeighbours(1.0);
             };
             PregelException e = assertThrows(PregelException.class, () -> run("ring", failing, 2));
             assertTrue(e.getMessage().contains("worker 1 failed: vertex 77 gives up"), e.getMessage());
-            VertexProgram twice = ctx -> {
-                ctx.sendToNeighbours(1);
-                ctx.sendToNeighbours(2);
+            VertexProgram twice = new Broadcasting(DoubleCombiner.SUM) {
+                @Override
+                public void compute(Context ctx) {
+                    ctx.sendToOutNeighbours(1.0);
+                    ctx.sendToOutNeighbours(2.0);
+                }
             };
             PregelException e2 = assertThrows(PregelException.class, () -> run("ring", twice, 2));
             assertTrue(e2.getMessage().contains("at most once per superstep"), e2.getMessage());
             assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "job namespaces are deleted");
             // the engine still works after failures
-            assertEquals(100, run("ring", new ShortestPaths(0, true), 2).values().length);
+            assertEquals(100, longs(run("ring", new BreadthFirstSearch(0), 2)).length);
         }
     }
 }

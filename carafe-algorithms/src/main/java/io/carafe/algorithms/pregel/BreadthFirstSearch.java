@@ -1,0 +1,61 @@
+package io.carafe.algorithms.pregel;
+
+import io.carafe.pregel.Combiner;
+import io.carafe.pregel.LongCombiner;
+import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.VertexProgram;
+
+/**
+ * Breadth-first search levels as LDBC Graphalytics defines them: the number of out-edges
+ * on a shortest path from the source, {@link Long#MAX_VALUE} where unreachable. A vertex
+ * reached for the first time sends its depth + 1 along its out-edges.
+ */
+public final class BreadthFirstSearch implements VertexProgram {
+    public static final long UNREACHED = Long.MAX_VALUE;
+    private final int source;
+
+    public BreadthFirstSearch(int source) {
+        this.source = source;
+    }
+
+    @Override
+    public RecordLayout valueLayout() {
+        return RecordLayout.LONG;
+    }
+
+    @Override
+    public RecordLayout messageLayout() {
+        return RecordLayout.LONG;
+    }
+
+    @Override
+    public Combiner combiner() {
+        return LongCombiner.MIN;
+    }
+
+    @Override
+    public void compute(Context ctx) {
+        Record depth = ctx.value();
+        if (ctx.superstep() == 0) {
+            depth.setLong(0, ctx.vertex() == source ? 0 : UNREACHED);
+            if (ctx.vertex() == source) {
+                ctx.sendToOutNeighbours(1L);
+            }
+        } else if (depth.getLong(0) == UNREACHED) {
+            depth.setLong(0, ctx.message().getLong(0));
+            ctx.sendToOutNeighbours(depth.getLong(0) + 1);
+        }
+        ctx.voteToHalt();
+    }
+
+    @Override
+    public void formatValue(Record value, StringBuilder out) {
+        out.append(value.getLong(0));
+    }
+
+    @Override
+    public String spec() {
+        return "bfs source=" + source;
+    }
+}
