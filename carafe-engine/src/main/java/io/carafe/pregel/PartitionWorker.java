@@ -312,6 +312,7 @@ final class PartitionWorker implements Callable<Void> {
             directory.write(JobLayout.row(partitions, index), JobLayout.rowBytes(partitions));
             values = job.raddress(header.valuesAt()).map((long) header.valueBytes() * from, Math.max((long) header.valueBytes() * size, 8),
                     MapFlags.NONE);
+            values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
             value.wrap(values.segment(), 0);
             if (combiner != null) {
                 if (gathering) {

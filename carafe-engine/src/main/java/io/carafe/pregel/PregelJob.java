@@ -423,6 +423,16 @@ public final class PregelJob {
         }
 
         @Override
+        public double globalDouble(int index) {
+            return Double.longBitsToDouble(globals[index]);
+        }
+
+        @Override
+        public long globalLong(int index) {
+            return globals[index];
+        }
+
+        @Override
         public long activeVertices() {
             return active;
         }

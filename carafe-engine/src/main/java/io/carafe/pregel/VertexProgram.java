@@ -213,6 +213,11 @@ public interface VertexProgram {
 
         void setGlobal(int index, long value);
 
+        /** Global value {@code index} as last set (0 until then). */
+        double globalDouble(int index);
+
+        long globalLong(int index);
+
         /** Vertices that did not vote to halt. */
         long activeVertices();
 

@@ -30,6 +30,10 @@ public final class Programs {
                 case "sssp" -> new ShortestPaths(Integer.parseInt(need(args, "source", spec)));
                 case "bfs" -> new BreadthFirstSearch(Integer.parseInt(need(args, "source", spec)));
                 case "wcc" -> new ConnectedComponents();
+                case "cdlp" -> new LabelPropagation(Integer.parseInt(need(args, "iterations", spec)));
+                case "lcc" -> new Triangles(true);
+                case "triangles" -> new Triangles(false);
+                case "scc" -> new StronglyConnectedComponents();
                 default -> throw new IllegalArgumentException("unknown vertex program '" + words[0] + "' in spec '" + spec + "'");
             };
         } catch (NumberFormatException e) {

@@ -1,0 +1,137 @@
+package io.carafe.algorithms.pregel;
+
+import io.carafe.pregel.Aggregator;
+import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.VertexProgram;
+
+import java.util.List;
+
+/**
+ * Strongly connected components by colouring (forward min-label propagation, then a
+ * backward sweep), repeated on what is left, with the master step switching phases:
+ * <ol>
+ * <li>Forward: each unassigned vertex takes as colour the smallest internal id that
+ * reaches it through unassigned vertices (its own at the start).</li>
+ * <li>Backward: a vertex whose colour is its own id is the root of a component; the
+ * component is the vertices of that colour which reach the root, found by sending the
+ * root's label back along in-edges through vertices of the same colour.</li>
+ * </ol>
+ * Internal ids follow original ids, so a root is the smallest original id of its
+ * component, and that id is the component's label. The job ends when every vertex is
+ * assigned.
+ */
+public final class StronglyConnectedComponents implements VertexProgram {
+    public static final RecordLayout VALUE = RecordLayout.builder().addLong("colour").addLong("component").build();
+    public static final long COLOUR = VALUE.offset("colour");
+    public static final long COMPONENT = VALUE.offset("component");
+    private static final RecordLayout MESSAGE = RecordLayout.builder().addLong("colour").addLong("label").build();
+    private static final long M_COLOUR = MESSAGE.offset("colour");
+    private static final long M_LABEL = MESSAGE.offset("label");
+    private static final long UNASSIGNED = -1;
+    // aggregators
+    private static final int CHANGED = 0;
+    private static final int LEFT = 1;
+    // globals: the phase and the superstep it started in
+    private static final int PHASE = 0;
+    private static final int PHASE_START = 1;
+    private static final long FORWARD = 0;
+    private static final long BACKWARD = 1;
+
+    @Override
+    public RecordLayout valueLayout() {
+        return VALUE;
+    }
+
+    @Override
+    public RecordLayout messageLayout() {
+        return MESSAGE;
+    }
+
+    @Override
+    public boolean needsInEdges() {
+        return true;
+    }
+
+    @Override
+    public List<Aggregator> aggregators() {
+        return List.of(Aggregator.sumLong(), Aggregator.sumLong());
+    }
+
+    @Override
+    public int globals() {
+        return 2;
+    }
+
+    @Override
+    public void compute(Context ctx) {
+        Record value = ctx.value();
+        if (ctx.superstep() == 0) {
+            value.setLong(COMPONENT, UNASSIGNED);
+        }
+        if (value.getLong(COMPONENT) != UNASSIGNED) {
+            return; // assigned vertices stay silent; they still run, as every vertex must see each phase start
+        }
+        boolean first = ctx.superstep() == ctx.globalLong(PHASE_START);
+        Record out = ctx.newMessage();
+        if (ctx.globalLong(PHASE) == FORWARD) {
+            long colour = first ? ctx.vertex() : value.getLong(COLOUR);
+            for (int i = 0, n = first ? 0 : ctx.messageCount(); i < n; i++) {
+                colour = Math.min(colour, ctx.message(i).getLong(M_COLOUR));
+            }
+            if (first || colour < value.getLong(COLOUR)) {
+                value.setLong(COLOUR, colour);
+                out.setLong(M_COLOUR, colour);
+                ctx.sendToOutNeighbours(out);
+                ctx.aggregate(CHANGED, 1L);
+            }
+        } else {
+            long colour = value.getLong(COLOUR);
+            long label = UNASSIGNED;
+            if (first) {
+                label = colour == ctx.vertex() ? ctx.originalId() : UNASSIGNED;
+            } else {
+                for (int i = 0, n = ctx.messageCount(); i < n && label == UNASSIGNED; i++) {
+                    if (ctx.message(i).getLong(M_COLOUR) == colour) {
+                        label = ctx.message(i).getLong(M_LABEL);
+                    }
+                }
+            }
+            if (label != UNASSIGNED) {
+                value.setLong(COMPONENT, label);
+                out.setLong(M_COLOUR, colour);
+                out.setLong(M_LABEL, label);
+                for (Edges e = ctx.inEdges(); e.next(); ) {
+                    ctx.sendTo(e.target(), out);
+                }
+                ctx.aggregate(CHANGED, 1L);
+                return;
+            }
+        }
+        ctx.aggregate(LEFT, 1L);
+    }
+
+    /** A phase ends when a superstep changed nothing (so nothing is in flight); the job when nothing is left. */
+    @Override
+    public boolean masterCompute(MasterContext master) {
+        if (master.aggregatedLong(CHANGED) > 0) {
+            return false;
+        }
+        if (master.aggregatedLong(LEFT) == 0) {
+            return true;
+        }
+        master.setGlobal(PHASE, master.globalLong(PHASE) == FORWARD ? BACKWARD : FORWARD);
+        master.setGlobal(PHASE_START, master.superstep() + 1);
+        return false;
+    }
+
+    @Override
+    public void formatValue(Record value, StringBuilder out) {
+        out.append(value.getLong(COMPONENT));
+    }
+
+    @Override
+    public String spec() {
+        return "scc";
+    }
+}
