@@ -15,7 +15,8 @@ import java.io.UncheckedIOException;
         mixinStandardHelpOptions = true,
         version = "carafe 0.1.0",
         description = "Carafe: graph processing on RStore.",
-        subcommands = {PageRankCommand.class, SsspCommand.class, WccCommand.class, DijkstraCommand.class, BfsCommand.class,
+        subcommands = {PageRankCommand.class, SsspCommand.class, WccCommand.class, CdlpCommand.class, LccCommand.class,
+                TrianglesCommand.class, SccCommand.class, RunCommand.class, DijkstraCommand.class, BfsCommand.class,
                 ImportCommand.class, StatsCommand.class, DatasetsCommand.class, BenchCommand.class, ScatterFloorCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class})
 public final class CarafeCli implements Runnable {
     /** Exit codes: 2 usage (picocli's), 3 an RStore error, 4 bad or missing input, 5 an I/O error. */

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -152,6 +154,37 @@ class PregelCommandsTest {
         assertTrue(sideways.err().contains("--messaging must be auto, push or gather, was sideways"), sideways.err());
         Run ssspGather = run("sssp", "-g", graph().toString(), "-r", "2", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
-        assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one value along every out-edge"), ssspGather.err());
+        assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one double along its out-edges"), ssspGather.err());
+    }
+
+    /**
+     * The Graphalytics commands on a real graph, each with --verify against its independent
+     * reference, -o and the JSON summary; with worker processes, so each worker builds the
+     * program from its spec.
+     */
+    @ParameterizedTest
+    @CsvSource({"cdlp, label, communities", "lcc, lcc, averageLcc", "tc, triangles, triangles", "scc, component, largestComponent",
+            "wcc, component, largestComponent"})
+    void shouldRunEveryGraphalyticsCommandVerifiedInWorkerProcesses(String command, String column, String figure) throws IOException {
+        Path root = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(root != null && Files.exists(root.resolve("snap/email-Eu-core.txt.gz")),
+                "no shared/datasets beside the checkout: this test needs email-Eu-core");
+        Path output = dir.resolve(command + ".csv");
+        Run r = run(true, command, "-g", root.resolve("snap/email-Eu-core.txt.gz").toString(), "--workers", "3", "--worker-processes",
+                "--verify", "--format", "json", "-o", output.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("verify: OK"), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(command, j.get("algorithm").asText());
+        assertTrue(j.has(figure), r.out());
+        List<String> lines = Files.readAllLines(output);
+        assertEquals("id," + column, lines.getFirst());
+        assertEquals(1 + 1005, lines.size(), "a line per vertex of email-Eu-core");
+        if (command.equals("tc")) {
+            assertEquals(105_461, j.get("triangles").asLong(), "SNAP's triangle count of email-Eu-core");
+        }
+        if (command.equals("scc")) {
+            assertEquals(803, j.get("largestComponent").asLong(), "SNAP's largest SCC of email-Eu-core");
+        }
     }
 }

@@ -17,7 +17,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
@@ -111,7 +110,7 @@ final class PartitionWorker implements Callable<Void> {
         private final LongCombiner longs;     // likewise for one long
         private final boolean gathering;
         private final boolean onceOnly;
-        private final List<Aggregator> aggregatorKinds;
+        private final Aggregator[] aggregatorKinds;
         private final int aggregators;
         private final int globals;
         private final int from;
@@ -141,7 +140,6 @@ final class PartitionWorker implements Callable<Void> {
 
         // inbox, combined: one record per local vertex, and who got one
         private MemorySegment combined;
-        private double[] gathered; // the same, as doubles, when gathering
         private long[] hasMessage;
         // inbox, uncombined: messages grouped by local vertex (counting sort)
         private int[] messageStart;
@@ -192,7 +190,7 @@ final class PartitionWorker implements Callable<Void> {
             }
             this.gathering = header.messaging() == Messaging.GATHER;
             this.onceOnly = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE;
-            this.aggregatorKinds = List.copyOf(program.aggregators());
+            this.aggregatorKinds = program.aggregators().toArray(new Aggregator[0]);
             this.aggregators = header.aggregators();
             this.globals = header.globals();
             this.from = partitioning.start(index);
@@ -315,12 +313,7 @@ final class PartitionWorker implements Callable<Void> {
             values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
             value.wrap(values.segment(), 0);
             if (combiner != null) {
-                if (gathering) {
-                    gathered = new double[size];
-                    combined = MemorySegment.ofArray(gathered);
-                } else {
-                    combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
-                }
+                combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
                 hasMessage = new long[(size + 63) >>> 6];
                 incoming.wrap(combined, 0);
             } else {
@@ -390,7 +383,7 @@ final class PartitionWorker implements Callable<Void> {
             MemorySegment coordinator = barrier.coordinatorArea();
             for (int a = 0; a < aggregators; a++) {
                 previousAggregates[a] = BarrierAreas.aggregate(coordinator, a);
-                aggregates[a] = aggregatorKinds.get(a).identityBits();
+                aggregates[a] = aggregatorKinds[a].identityBits();
             }
             for (int g = 0; g < globals; g++) {
                 globalValues[g] = BarrierAreas.global(coordinator, aggregators, g);
@@ -398,7 +391,7 @@ final class PartitionWorker implements Callable<Void> {
             Arrays.fill(outCount, 0);
             messagesSent = 0;
             if (gathering) {
-                gather.gather(superstep, gathered, hasMessage);
+                gather.gather(superstep, combined, hasMessage);
                 gather.startStep(superstep);
             } else {
                 readInbox();
@@ -832,6 +825,11 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToOutNeighbours(double v) {
+            if (gathering && !sent) { // PageRank's path, once per vertex: straight to the broadcast slot
+                sent = true;
+                messagesSent += gather.send(superstep, local, v);
+                return;
+            }
             outgoing.setDouble(0, v);
             sendToOutNeighbours(outgoing);
         }
@@ -854,7 +852,7 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         private Aggregator kind(int i, boolean isLong) {
-            Aggregator a = aggregatorKinds.get(i);
+            Aggregator a = aggregatorKinds[i];
             if (a.isLong() != isLong) {
                 throw new IllegalArgumentException("aggregator " + i + " holds " + (a.isLong() ? "longs" : "doubles"));
             }

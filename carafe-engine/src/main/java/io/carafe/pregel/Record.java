@@ -1,5 +1,6 @@
 package io.carafe.pregel;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -22,10 +23,13 @@ public final class Record {
         this.layout = layout;
     }
 
-    /** A record over memory of its own (for scratch records a program keeps). */
+    /**
+     * A record over memory of its own (for scratch records a program keeps). Off-heap like
+     * the engine's records, so the accessors see one kind of segment and stay fast.
+     */
     public static Record allocate(RecordLayout layout) {
         Record r = new Record(layout);
-        r.wrap(MemorySegment.ofArray(new long[(layout.bytes() + 7) / 8]), 0);
+        r.wrap(Arena.ofAuto().allocate(layout.bytes(), 8), 0);
         return r;
     }
 

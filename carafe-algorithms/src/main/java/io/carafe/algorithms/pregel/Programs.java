@@ -34,6 +34,7 @@ public final class Programs {
                 case "lcc" -> new Triangles(true);
                 case "triangles" -> new Triangles(false);
                 case "scc" -> new StronglyConnectedComponents();
+                case "jar" -> UserProgram.fromSpec(args);
                 default -> throw new IllegalArgumentException("unknown vertex program '" + words[0] + "' in spec '" + spec + "'");
             };
         } catch (NumberFormatException e) {

@@ -173,7 +173,7 @@ class PregelTest extends GraphTestBase {
      * in superstep 0, those divisible by 5 their id + 0.5 in superstep 1; each vertex
      * records the minimum it got each time (-1 for none).
      */
-    /** A test program that may gather: it sends only with sendToNeighbours, combined by {@code combiner}. */
+    /** A test program that may gather: it sends only with sendToOutNeighbours, combined by {@code combiner}. */
     abstract static class Broadcasting implements VertexProgram {
         private final DoubleCombiner combiner;
 

@@ -1,0 +1,52 @@
+package io.carafe.cli;
+
+import io.carafe.algorithms.pregel.LabelPropagation;
+import io.carafe.algorithms.pregel.References;
+import io.carafe.pregel.VertexProgram;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "cdlp",
+        mixinStandardHelpOptions = true,
+        header = "Community detection by label propagation (LDBC Graphalytics CDLP) on the Pregel engine.",
+        description = {"Synchronous: each vertex starts with its original id as label and, for --iterations rounds, takes",
+                "the most frequent label among its neighbours (in- and out- on a directed graph; ties to the smallest).",
+                "-o writes every vertex's label."})
+final class CdlpCommand extends ProgramCommand {
+    @Option(names = {"-i", "--iterations"}, defaultValue = "10", description = "rounds (default: ${DEFAULT-VALUE})")
+    int iterations;
+
+    @Override
+    String algorithm() {
+        return "cdlp";
+    }
+
+    @Override
+    String valueName() {
+        return "label";
+    }
+
+    @Override
+    VertexProgram program(LoadedGraph g) {
+        return new LabelPropagation(iterations);
+    }
+
+    @Override
+    String summarize(PregelRun run, LoadedGraph g) {
+        LongOpenHashSet labels = new LongOpenHashSet();
+        try {
+            run.result.forEachValue((v, value) -> labels.add(value.getLong(0)));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        run.summary.put("iterations", iterations);
+        run.summary.put("communities", labels.size());
+        return String.format("%,d communities after %d iterations", labels.size(), iterations);
+    }
+
+    @Override
+    String verify(PregelRun run, LoadedGraph g) {
+        return firstDifference(g, References.labelPropagation(g.file(), iterations), run.result.longs(0));
+    }
+}

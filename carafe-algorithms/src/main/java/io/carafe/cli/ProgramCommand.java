@@ -1,0 +1,88 @@
+package io.carafe.cli;
+
+import io.carafe.pregel.VertexProgram;
+import io.rstore.RStore;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * The shape of a command that runs one vertex program: load the graph, run the program,
+ * write -o from the values in RStore (as the program formats them), verify against an
+ * independent reference if asked, print a line or the JSON summary.
+ */
+abstract class ProgramCommand implements Callable<Integer> {
+    @Mixin
+    GraphOptions graph;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Spec
+    CommandSpec spec;
+
+    /** The algorithm's name in output and JSON. */
+    abstract String algorithm();
+
+    /** The heading of the value column of -o. */
+    abstract String valueName();
+
+    abstract VertexProgram program(LoadedGraph g);
+
+    /** Adds the run's figures to the JSON summary and returns the one-line report. */
+    abstract String summarize(PregelRun run, LoadedGraph g) throws IOException;
+
+    /** Null if the values agree with an independent reference, else what differs. */
+    abstract String verify(PregelRun run, LoadedGraph g);
+
+    long maxSupersteps() {
+        return 100_000;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        long start = System.nanoTime();
+        PrintWriter out = spec.commandLine().getOut();
+        try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            VertexProgram program = program(g);
+            try (PregelRun run = PregelRun.run(algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {
+                String line = summarize(run, g);
+                run.writeValues(engine, valueName(), (v, value, text) -> program.formatValue(value, text));
+                if (engine.verify) {
+                    String problem = verify(run, g);
+                    run.summary.put("verified", problem == null);
+                    System.err.println(problem == null ? "verify: OK (every value matches an independent implementation)" : "verify: FAILED (" + problem + ")");
+                    if (problem != null) {
+                        run.finish(engine, out);
+                        return 1;
+                    }
+                }
+                if (!run.finish(engine, out)) {
+                    out.printf("%s on %s: %s; %d supersteps, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line,
+                            run.result.supersteps().size(), run.result.computeSeconds(), run.totalSeconds);
+                    out.flush();
+                }
+            }
+        } finally {
+            cluster.stop();
+        }
+        return 0;
+    }
+
+    /** The first vertex where two label arrays differ, as a sentence; null if none. */
+    static String firstDifference(LoadedGraph g, long[] want, long[] got) {
+        for (int v = 0; v < want.length; v++) {
+            if (want[v] != got[v]) {
+                return "vertex " + g.originalId(v) + ": " + got[v] + ", the reference says " + want[v];
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,46 @@
+package io.carafe.cli;
+
+import io.carafe.algorithms.pregel.References;
+import io.carafe.algorithms.pregel.StronglyConnectedComponents;
+import io.carafe.pregel.VertexProgram;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import picocli.CommandLine.Command;
+
+import java.io.IOException;
+
+@Command(name = "scc",
+        mixinStandardHelpOptions = true,
+        header = "Strongly connected components on the Pregel engine (forward colouring, backward sweep).",
+        description = {"A component's label is its smallest original vertex id. -o writes every vertex's label."})
+final class SccCommand extends ProgramCommand {
+
+    @Override
+    String algorithm() {
+        return "scc";
+    }
+
+    @Override
+    String valueName() {
+        return "component";
+    }
+
+    @Override
+    VertexProgram program(LoadedGraph g) {
+        return new StronglyConnectedComponents();
+    }
+
+    @Override
+    String summarize(PregelRun run, LoadedGraph g) throws IOException {
+        Long2IntOpenHashMap sizes = new Long2IntOpenHashMap();
+        run.result.forEachValue((v, value) -> sizes.addTo(value.getLong(StronglyConnectedComponents.COMPONENT), 1));
+        int largest = sizes.values().intStream().max().orElse(0);
+        run.summary.put("components", sizes.size());
+        run.summary.put("largestComponent", largest);
+        return String.format("%,d components; the largest has %,d vertices", sizes.size(), largest);
+    }
+
+    @Override
+    String verify(PregelRun run, LoadedGraph g) {
+        return firstDifference(g, References.strongComponents(g.file()), run.result.longs(StronglyConnectedComponents.COMPONENT));
+    }
+}

@@ -1,0 +1,140 @@
+package io.carafe.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A user's vertex program, compiled here from source (the example of docs/carafe.md) into
+ * a jar and run through carafe run, with threads and with worker processes; its output is
+ * checked against the same rounds computed directly over the edge list.
+ */
+@Timeout(180)
+class UserProgramTest {
+    @TempDir
+    Path dir;
+
+    private Path jar() throws IOException {
+        Path src = dir.resolve("src");
+        Files.createDirectories(src);
+        Path source = src.resolve("MaxLabel.java");
+        try (var in = UserProgramTest.class.getResourceAsStream("/user-program/MaxLabel.java")) {
+            Files.copy(in, source);
+        }
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int rc = javac.run(null, null, null, "-cp", System.getProperty("java.class.path"), "-d", classes.toString(), source.toString());
+        assertEquals(0, rc, "the example program compiles against the engine's API");
+        Path jar = dir.resolve("maxlabel.jar");
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+            out.putNextEntry(new JarEntry("MaxLabel.class"));
+            out.write(Files.readAllBytes(classes.resolve("MaxLabel.class")));
+            out.closeEntry();
+        }
+        return jar;
+    }
+
+    /** A random graph on 300 ids (not contiguous) with 1,200 edges. */
+    private Path graph(long[][] edges) throws IOException {
+        StringBuilder text = new StringBuilder();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < edges.length; i++) {
+            edges[i][0] = 10 + 3L * random.nextInt(300);
+            edges[i][1] = 10 + 3L * random.nextInt(300);
+            text.append(edges[i][0]).append(' ').append(edges[i][1]).append('\n');
+        }
+        Path file = dir.resolve("g.txt");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    /** The same rounds, synchronously over the edge list: label(v) = max(label(v), labels of in-neighbours). */
+    private static Map<Long, Long> expected(long[][] edges, int rounds) {
+        Map<Long, Long> label = new HashMap<>();
+        for (long[] e : edges) {
+            label.put(e[0], e[0]);
+            label.put(e[1], e[1]);
+        }
+        for (int r = 0; r < rounds; r++) {
+            Map<Long, Long> next = new HashMap<>(label);
+            for (long[] e : edges) {
+                next.merge(e[1], label.get(e[0]), Math::max);
+            }
+            label = next;
+        }
+        return label;
+    }
+
+    private int carafe(StringWriter out, String... args) {
+        CommandLine cli = CarafeCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(out));
+        String[] all = Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "--cache-dir";
+        all[args.length + 1] = dir.resolve("cache").toString();
+        return cli.execute(all);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldRunAUsersProgramFromAJar(boolean processes) throws IOException {
+        long[][] edges = new long[1200][2];
+        Path graph = graph(edges);
+        Path output = dir.resolve("labels.tsv");
+        StringWriter out = new StringWriter();
+        String[] args = {"run", "--program", jar() + ":MaxLabel", "--param", "rounds=4", "-g", graph.toString(), "--workers", "3", "-o", output.toString()};
+        if (processes) {
+            args = Arrays.copyOf(args, args.length + 1);
+            args[args.length - 1] = "--worker-processes";
+        }
+        assertEquals(0, carafe(out, args), out.toString());
+        Map<Long, Long> want = expected(edges, 4);
+        Map<Long, Long> got = new HashMap<>();
+        for (String line : Files.readAllLines(output)) {
+            if (!line.startsWith("#")) {
+                String[] parts = line.split("\t");
+                got.put(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
+            }
+        }
+        assertEquals(want, got);
+        assertNotEquals(expected(edges, 3), got, "the --param reached the program: 3 rounds give other labels");
+    }
+
+    @Test
+    void shouldExplainWhatItCannotRun() throws IOException {
+        long[][] edges = new long[10][2];
+        Path graph = graph(edges);
+        StringWriter out = new StringWriter();
+        assertNotEquals(0, carafe(out, "run", "--program", dir.resolve("none.jar") + ":X", "-g", graph.toString()));
+        assertTrue(out.toString().contains("no jar at"), out.toString());
+        Path jar = jar();
+        out = new StringWriter();
+        assertNotEquals(0, carafe(out, "run", "--program", jar + ":NoSuchClass", "-g", graph.toString()));
+        assertTrue(out.toString().contains("no class NoSuchClass"), out.toString());
+        out = new StringWriter();
+        assertNotEquals(0, carafe(out, "run", "--program", jar.toString(), "-g", graph.toString()));
+        assertTrue(out.toString().contains("--program takes JAR:CLASS"), out.toString());
+    }
+}
