@@ -87,8 +87,9 @@ class GraphalyticsTest extends GraphTestBase {
     }
 
     @ParameterizedTest
-    @CsvSource({"snap/wiki-Vote.txt, 608389, 1300, 1", "snap/wiki-Vote.txt, 608389, 1300, 3",
-            "snap/email-Eu-core.txt.gz, 105461, 803, 2", "snap/p2p-Gnutella05.txt, -1, -1, 2", "snap/p2p-Gnutella05.txt, -1, -1, 3"})
+    @CsvSource({"snap/wiki-Vote.txt, 608389, 1300, 1", "snap/wiki-Vote.txt, 608389, 1300, 2", "snap/wiki-Vote.txt, 608389, 1300, 3",
+            "snap/email-Eu-core.txt.gz, 105461, 803, 1", "snap/email-Eu-core.txt.gz, 105461, 803, 2", "snap/email-Eu-core.txt.gz, 105461, 803, 3",
+            "snap/p2p-Gnutella05.txt, -1, -1, 1", "snap/p2p-Gnutella05.txt, -1, -1, 2", "snap/p2p-Gnutella05.txt, -1, -1, 3"})
     void shouldAgreeWithTheReferencesAndSnapsFigures(String file, long snapTriangles, long snapLargestScc, int workers) {
         String name = file.replaceAll("\\W", "-") + workers;
         try (GraphFile g = load(name, shared(file), ImportOptions.defaults())) {
@@ -109,6 +110,16 @@ class GraphalyticsTest extends GraphTestBase {
             }
             assertArrayEquals(References.labelPropagation(g, 5), longs(name, new LabelPropagation(5), workers, 0), "CDLP labels");
             assertArrayEquals(References.weakComponents(g), longs(name, new ConnectedComponents(), workers, 0), "WCC labels");
+            double[] pr = doubles(name, new PageRank(0.85, 10, 0, false), workers, 0);
+            assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), pr, 1e-12, "PageRank");
+            int source = 1;
+            int[] depth = io.carafe.algorithms.online.Verifier.bfsDepths(g, source);
+            long[] bfs = longs(name, new BreadthFirstSearch(source), workers, 0);
+            for (int v = 0; v < depth.length; v++) {
+                assertEquals(depth[v] < 0 ? BreadthFirstSearch.UNREACHED : depth[v], bfs[v], "BFS depth of vertex " + v);
+            }
+            assertArrayEquals(io.carafe.algorithms.online.Verifier.shortestDistances(g, source),
+                    doubles(name, new ShortestPaths(source), workers, 0), "SSSP distances");
         }
     }
 

@@ -14,6 +14,8 @@ import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
+import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -374,6 +376,196 @@ class PregelTest extends GraphTestBase {
             assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "job namespaces are deleted");
             // the engine still works after failures
             assertEquals(100, longs(run("ring", new BreadthFirstSearch(0), 2)).length);
+        }
+    }
+
+    /**
+     * Sends far beyond one message per edge, to vertices that are not neighbours, and
+     * nothing at all from some: each vertex v sends its id three times along every
+     * out-edge and once to (7v + 1) mod n, except multiples of 5, which send nothing. Each
+     * vertex sums what it got and counts the messages; the mailboxes start sized by edges
+     * and must grow.
+     */
+    static final class Flood implements VertexProgram {
+        static final RecordLayout VALUE = RecordLayout.builder().addLong("sum").addInt("count").build();
+        static final RecordLayout MESSAGE = RecordLayout.builder().addInt("pad").addLong("id").build();
+
+        @Override
+        public RecordLayout valueLayout() {
+            return VALUE;
+        }
+
+        @Override
+        public RecordLayout messageLayout() {
+            return MESSAGE;
+        }
+
+        @Override
+        public void compute(Context ctx) {
+            int v = ctx.vertex();
+            if (ctx.superstep() == 0) {
+                if (v % 5 != 0) {
+                    Record m = ctx.newMessage();
+                    m.setLong(MESSAGE.offset("id"), v);
+                    for (int k = 0; k < 3; k++) {
+                        ctx.sendToOutNeighbours(m);
+                    }
+                    ctx.sendTo((int) ((7L * v + 1) % ctx.vertexCount()), m);
+                }
+            } else {
+                long sum = 0;
+                for (int i = 0; i < ctx.messageCount(); i++) {
+                    sum += ctx.message(i).getLong(MESSAGE.offset("id"));
+                }
+                ctx.value().setLong(VALUE.offset("sum"), sum);
+                ctx.value().setInt(VALUE.offset("count"), ctx.messageCount());
+            }
+            ctx.voteToHalt();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void shouldDeliverEveryMessageHoweverManyAndWherever(int workers) {
+        try (GraphFile g = load("eu-flood-" + workers, shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            long[] sum = new long[n];
+            int[] count = new int[n];
+            for (int s = 0; s < n; s++) {
+                if (s % 5 == 0) {
+                    continue;
+                }
+                long begin = VertexLayout.firstEdge(g.vertices(), s);
+                for (long e = begin; e < begin + VertexLayout.degree(g.vertices(), s); e++) {
+                    int t = io.carafe.graph.EdgeLayout.target(g.edges(), e);
+                    sum[t] += 3L * s;
+                    count[t] += 3;
+                }
+                int far = (int) ((7L * s + 1) % n);
+                sum[far] += s;
+                count[far]++;
+            }
+            try (PregelJob.Result r = run("eu-flood-" + workers, new Flood(), workers)) {
+                assertArrayEquals(sum, r.longs(Flood.VALUE.offset("sum")));
+                long[] got = new long[n];
+                r.forEachValue((v, value) -> got[v] = value.getInt(Flood.VALUE.offset("count")));
+                assertArrayEquals(java.util.Arrays.stream(count).asLongStream().toArray(), got);
+                assertEquals(java.util.Arrays.stream(count).asLongStream().sum(), r.supersteps().getFirst().messages());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
+     * A user-defined combiner over two fields (min of one, max of the other), long
+     * aggregators of each kind, and a global the master sets from them: each vertex sends
+     * (id, id) to its out-neighbours and keeps the combined (min, max) of its in-neighbours;
+     * the master publishes the largest in-degree seen, which every vertex records.
+     */
+    static final class MinMax implements VertexProgram {
+        static final RecordLayout PAIR = RecordLayout.builder().addLong("min").addLong("max").build();
+        static final RecordLayout VALUE = RecordLayout.builder().addLong("min").addLong("max").addLong("global").build();
+
+        @Override
+        public RecordLayout valueLayout() {
+            return VALUE;
+        }
+
+        @Override
+        public RecordLayout messageLayout() {
+            return PAIR;
+        }
+
+        @Override
+        public Combiner combiner() {
+            return new Combiner() {
+                @Override
+                public void identity(Record m) {
+                    m.setLong(0, Long.MAX_VALUE);
+                    m.setLong(8, Long.MIN_VALUE);
+                }
+
+                @Override
+                public void combine(Record into, Record m) {
+                    into.setLong(0, Math.min(into.getLong(0), m.getLong(0)));
+                    into.setLong(8, Math.max(into.getLong(8), m.getLong(8)));
+                }
+            };
+        }
+
+        @Override
+        public java.util.List<io.carafe.pregel.Aggregator> aggregators() {
+            return java.util.List.of(io.carafe.pregel.Aggregator.maxLong(), io.carafe.pregel.Aggregator.minLong(),
+                    io.carafe.pregel.Aggregator.sumLong());
+        }
+
+        @Override
+        public int globals() {
+            return 1;
+        }
+
+        @Override
+        public void compute(Context ctx) {
+            if (ctx.superstep() == 0) {
+                Record m = ctx.newMessage();
+                m.setLong(0, ctx.vertex());
+                m.setLong(8, ctx.vertex());
+                ctx.sendToOutNeighbours(m);
+                ctx.aggregate(0, (long) ctx.inDegree());
+                ctx.aggregate(1, (long) ctx.inDegree());
+                ctx.aggregate(2, 1L);
+            } else if (ctx.superstep() == 1) {
+                ctx.value().setLong(0, ctx.message().getLong(0));
+                ctx.value().setLong(8, ctx.message().getLong(8));
+            } else {
+                ctx.value().setLong(16, ctx.globalLong(0));
+                ctx.voteToHalt();
+            }
+        }
+
+        @Override
+        public boolean needsInEdges() {
+            return true;
+        }
+
+        @Override
+        public boolean masterCompute(MasterContext master) {
+            if (master.superstep() == 0) {
+                assertEquals(master.vertexCount(), master.aggregatedLong(2), "a sum aggregator counts every vertex");
+                master.setGlobal(0, master.aggregatedLong(0) * 1000 + master.aggregatedLong(1));
+            }
+            return master.superstep() >= 2;
+        }
+    }
+
+    @Test
+    void shouldCombineWithAUserCombinerAndCarryAggregatesAndGlobals() {
+        try (GraphFile g = load("eu-minmax", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            long[] min = new long[n];
+            long[] max = new long[n];
+            int[] inDegree = new int[n];
+            java.util.Arrays.fill(min, Long.MAX_VALUE);
+            java.util.Arrays.fill(max, Long.MIN_VALUE);
+            forEachEdge(g, (s, t) -> {
+                min[t] = Math.min(min[t], s);
+                max[t] = Math.max(max[t], s);
+                inDegree[t]++;
+            });
+            long global = java.util.Arrays.stream(inDegree).max().orElseThrow() * 1000L + java.util.Arrays.stream(inDegree).min().orElseThrow();
+            try (PregelJob.Result r = run("eu-minmax", new MinMax(), 2)) {
+                long[] gotMin = r.longs(0);
+                long[] gotMax = r.longs(8);
+                long[] gotGlobal = r.longs(16);
+                for (int v = 0; v < n; v++) {
+                    if (inDegree[v] > 0) { // vertices without in-edges get no message, and keep zeroes
+                        assertEquals(min[v], gotMin[v], "min of vertex " + v);
+                        assertEquals(max[v], gotMax[v], "max of vertex " + v);
+                    }
+                    assertEquals(global, gotGlobal[v], "the master's global reached vertex " + v);
+                }
+            }
         }
     }
 }
