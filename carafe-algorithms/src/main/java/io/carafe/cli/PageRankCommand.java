@@ -72,45 +72,45 @@ final class PageRankCommand implements Callable<Integer> {
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
                 try (PregelRun run = PregelRun.run("pagerank", rstore, g, program, engine, bound + 1L, start)) {
-                double[] ranks = run.result.doubles(0);
-                int updates = run.result.supersteps().size() - 1;
-                double residual = PageRank.residual(run.result.supersteps().getLast().aggregates());
-                boolean converged = tolerance != null && residual < tolerance;
-                int[] best = TopK.largest(ranks, top);
-                ObjectNode summary = run.summary;
-                summary.put("iterations", updates);
-                summary.put("converged", converged);
-                summary.put("residual", residual);
-                summary.put("damping", damping);
-                summary.put("dangling", dangling);
-                ArrayNode topNode = summary.putArray("top");
-                for (int v : best) {
-                    topNode.addObject().put("id", g.originalId(v)).put("score", ranks[v]);
-                }
-                run.writeValues(engine, "pagerank", (v, value, line) -> line.append(value.getDouble(0)));
-                if (engine.verify) {
-                    double[] want = PowerIteration.pageRank(g.file(), damping, updates, dangling.equals("drop"));
-                    double worst = 0;
-                    for (int v = 0; v < want.length; v++) {
-                        worst = Math.max(worst, Math.abs(want[v] - ranks[v]));
+                    double[] ranks = run.result.doubles(0);
+                    int updates = run.result.supersteps().size() - 1;
+                    double residual = PageRank.residual(run.result.supersteps().getLast().aggregates());
+                    boolean converged = tolerance != null && residual < tolerance;
+                    int[] best = TopK.largest(ranks, top);
+                    ObjectNode summary = run.summary;
+                    summary.put("iterations", updates);
+                    summary.put("converged", converged);
+                    summary.put("residual", residual);
+                    summary.put("damping", damping);
+                    summary.put("dangling", dangling);
+                    ArrayNode topNode = summary.putArray("top");
+                    for (int v : best) {
+                        topNode.addObject().put("id", g.originalId(v)).put("score", ranks[v]);
                     }
-                    summary.put("verifyMaxDifference", worst);
-                    System.err.printf("verify: %s (largest difference from power iteration: %.3g)%n", worst <= 1e-9 ? "OK" : "FAILED", worst);
-                    if (worst > 1e-9) {
-                        run.finish(engine, out);
-                        return 1;
+                    run.writeValues(engine, "pagerank", (v, value, line) -> line.append(value.getDouble(0)));
+                    if (engine.verify) {
+                        double[] want = PowerIteration.pageRank(g.file(), damping, updates, dangling.equals("drop"));
+                        double worst = 0;
+                        for (int v = 0; v < want.length; v++) {
+                            worst = Math.max(worst, Math.abs(want[v] - ranks[v]));
+                        }
+                        summary.put("verifyMaxDifference", worst);
+                        System.err.printf("verify: %s (largest difference from power iteration: %.3g)%n", worst <= 1e-9 ? "OK" : "FAILED", worst);
+                        if (worst > 1e-9) {
+                            run.finish(engine, out);
+                            return 1;
+                        }
                     }
-                }
-                if (!run.finish(engine, out)) {
-                    out.printf("%5s %15s %22s%n", "rank", "vertex", "pagerank");
-                    for (int i = 0; i < best.length; i++) {
-                        out.printf("%5d %15d %22.15e%n", i + 1, g.originalId(best[i]), ranks[best[i]]);
+                    if (!run.finish(engine, out)) {
+                        out.printf("%5s %15s %22s%n", "rank", "vertex", "pagerank");
+                        for (int i = 0; i < best.length; i++) {
+                            out.printf("%5d %15d %22.15e%n", i + 1, g.originalId(best[i]), ranks[best[i]]);
+                        }
+                        out.printf("pagerank %s: %,d vertices, %,d edges, %d workers, %d iterations, residual %.3e%s, compute %.2f s, total %.2f s%n",
+                                g.name(), g.graph().vertexCount(), g.graph().edgeCount(), engine.workers, updates, residual,
+                                tolerance == null ? "" : (converged ? ", converged" : ", NOT converged"), run.result.computeSeconds(), run.totalSeconds);
+                        out.flush();
                     }
-                    out.printf("pagerank %s: %,d vertices, %,d edges, %d workers, %d iterations, residual %.3e%s, compute %.2f s, total %.2f s%n",
-                            g.name(), g.graph().vertexCount(), g.graph().edgeCount(), engine.workers, updates, residual,
-                            tolerance == null ? "" : (converged ? ", converged" : ", NOT converged"), run.result.computeSeconds(), run.totalSeconds);
-                    out.flush();
-                }
                 }
             }
         } finally {

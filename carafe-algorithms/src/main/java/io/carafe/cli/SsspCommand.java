@@ -54,39 +54,39 @@ final class SsspCommand implements Callable<Integer> {
                 int s = g.vertex(source, "--source");
                 io.carafe.pregel.VertexProgram program = hops ? new BreadthFirstSearch(s) : new ShortestPaths(s);
                 try (PregelRun run = PregelRun.run(hops ? "bfs" : "sssp", rstore, g, program, engine, maxSupersteps, start)) {
-                double[] distance = hops ? depths(run.result.longs(0)) : run.result.doubles(0);
-                long reached = 0;
-                double farthest = 0;
-                for (double d : distance) {
-                    if (!Double.isInfinite(d)) {
-                        reached++;
-                        farthest = Math.max(farthest, d);
+                    double[] distance = hops ? depths(run.result.longs(0)) : run.result.doubles(0);
+                    long reached = 0;
+                    double farthest = 0;
+                    for (double d : distance) {
+                        if (!Double.isInfinite(d)) {
+                            reached++;
+                            farthest = Math.max(farthest, d);
+                        }
                     }
-                }
-                run.summary.put("source", source);
-                run.summary.put("reached", reached);
-                run.summary.put("largestDistance", farthest);
-                if (hops) {
-                    run.writeValues(engine, "hops", (v, value, line) -> line.append(value.getLong(0) == BreadthFirstSearch.UNREACHED
-                            ? "inf" : Long.toString(value.getLong(0))));
-                } else {
-                    run.writeValues(engine, "distance", (v, value, line) -> line.append(Output.distance(value.getDouble(0))));
-                }
-                if (engine.verify) {
-                    double[] want = hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
-                    boolean ok = java.util.Arrays.equals(want, distance);
-                    System.err.println(ok ? "verify: OK (every distance matches an independent implementation)" : "verify: FAILED (distances differ)");
-                    if (!ok) {
-                        run.finish(engine, out);
-                        return 1;
+                    run.summary.put("source", source);
+                    run.summary.put("reached", reached);
+                    run.summary.put("largestDistance", farthest);
+                    if (hops) {
+                        run.writeValues(engine, "hops", (v, value, line) -> line.append(value.getLong(0) == BreadthFirstSearch.UNREACHED
+                                ? "inf" : Long.toString(value.getLong(0))));
+                    } else {
+                        run.writeValues(engine, "distance", (v, value, line) -> line.append(Output.distance(value.getDouble(0))));
                     }
-                }
-                if (!run.finish(engine, out)) {
-                    out.printf("%s from %d on %s: reached %,d of %,d vertices, largest distance %s, %d supersteps, compute %.2f s%n",
-                            hops ? "bfs" : "sssp", source, g.name(), reached, distance.length, Output.distance(farthest),
-                            run.result.supersteps().size(), run.result.computeSeconds());
-                    out.flush();
-                }
+                    if (engine.verify) {
+                        double[] want = hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
+                        boolean ok = java.util.Arrays.equals(want, distance);
+                        System.err.println(ok ? "verify: OK (every distance matches an independent implementation)" : "verify: FAILED (distances differ)");
+                        if (!ok) {
+                            run.finish(engine, out);
+                            return 1;
+                        }
+                    }
+                    if (!run.finish(engine, out)) {
+                        out.printf("%s from %d on %s: reached %,d of %,d vertices, largest distance %s, %d supersteps, compute %.2f s%n",
+                                hops ? "bfs" : "sssp", source, g.name(), reached, distance.length, Output.distance(farthest),
+                                run.result.supersteps().size(), run.result.computeSeconds());
+                        out.flush();
+                    }
                 }
             }
         } finally {
