@@ -1,6 +1,6 @@
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.LongCombiner;
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -21,7 +21,7 @@ public final class MaxLabel implements VertexProgram {
     public Combiner combiner() { return LongCombiner.MAX; }
 
     public void compute(Context ctx) {
-        Record label = ctx.value();
+        RecordView label = ctx.value();
         if (ctx.superstep() == 0) {
             label.setLong(0, ctx.originalId());
         } else if (ctx.message().getLong(0) > label.getLong(0)) {
@@ -38,5 +38,5 @@ public final class MaxLabel implements VertexProgram {
 
     public String spec() { return null; } // carafe run supplies one
 
-    public void formatValue(Record value, StringBuilder out) { out.append(value.getLong(0)); }
+    public void formatValue(RecordView value, StringBuilder out) { out.append(value.getLong(0)); }
 }

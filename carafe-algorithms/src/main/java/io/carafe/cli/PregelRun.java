@@ -98,7 +98,7 @@ final class PregelRun implements AutoCloseable {
 
     /** How -o writes one vertex's value. */
     interface ValueFormat {
-        void append(int vertex, io.carafe.pregel.Record value, StringBuilder out);
+        void append(int vertex, io.carafe.pregel.RecordView value, StringBuilder out);
     }
 
     /**

@@ -9,8 +9,8 @@ package io.carafe.pregel;
  */
 public interface Combiner {
     /** Sets {@code message} to the identity: combining it with any m gives m. */
-    void identity(Record message);
+    void identity(RecordView message);
 
     /** {@code into = into ⊕ message}. */
-    void combine(Record into, Record message);
+    void combine(RecordView into, RecordView message);
 }

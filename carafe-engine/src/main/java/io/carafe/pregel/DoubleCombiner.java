@@ -38,12 +38,12 @@ public enum DoubleCombiner implements Combiner {
     public abstract double combine(double a, double b);
 
     @Override
-    public void identity(Record message) {
+    public void identity(RecordView message) {
         message.setDouble(0, identity);
     }
 
     @Override
-    public void combine(Record into, Record message) {
+    public void combine(RecordView into, RecordView message) {
         into.setDouble(0, combine(into.getDouble(0), message.getDouble(0)));
     }
 }

@@ -34,12 +34,12 @@ public enum LongCombiner implements Combiner {
     public abstract long combine(long a, long b);
 
     @Override
-    public void identity(Record message) {
+    public void identity(RecordView message) {
         message.setLong(0, identity);
     }
 
     @Override
-    public void combine(Record into, Record message) {
+    public void combine(RecordView into, RecordView message) {
         into.setLong(0, combine(into.getLong(0), message.getLong(0)));
     }
 }

@@ -127,7 +127,7 @@ final class PartitionWorker implements Callable<Void> {
         private InEdges inEdges;
 
         private Mapping values;
-        private final Record value;
+        private final RecordView value;
         // outbox containers by [parity][partition], grown by doubling
         private final Mapping[][] outbox;
         private final long[][] outCapacity;
@@ -145,19 +145,19 @@ final class PartitionWorker implements Callable<Void> {
         private int[] messageStart;
         private int[] messageNext;
         private MemorySegment grouped;
-        private final Record incoming;
+        private final RecordView incoming;
         // outbox, combined: one record per global vertex (identity when untouched) and a bit per vertex
         private MemorySegment outRecords;
         private long[] outTouched;
-        private final Record identity;
+        private final RecordView identity;
         // propagation blocking: messages wait in buckets by target range, then combine a cache-sized block at a time
         private int[] bucketTarget;
         private MemorySegment bucketRecords;
         private int[] bucketFill;
-        private final Record into;
-        private final Record from2;
+        private final RecordView into;
+        private final RecordView from2;
 
-        private final Record outgoing;
+        private final RecordView outgoing;
         private final OutEdges outEdges = new OutEdges();
         private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
@@ -198,12 +198,12 @@ final class PartitionWorker implements Callable<Void> {
             this.recordBytes = messageLayout.bytes();
             this.stride = MailboxLayout.messageBytes(recordBytes);
             this.needsInEdges = program.needsInEdges();
-            this.value = new Record(program.valueLayout());
-            this.incoming = new Record(messageLayout);
-            this.identity = Record.allocate(messageLayout);
-            this.into = new Record(messageLayout);
-            this.from2 = new Record(messageLayout);
-            this.outgoing = Record.allocate(messageLayout);
+            this.value = new RecordView(program.valueLayout());
+            this.incoming = new RecordView(messageLayout);
+            this.identity = RecordView.allocate(messageLayout);
+            this.into = new RecordView(messageLayout);
+            this.from2 = new RecordView(messageLayout);
+            this.outgoing = RecordView.allocate(messageLayout);
             this.outbox = new Mapping[2][partitions];
             this.outCapacity = new long[2][partitions];
             this.outCount = new long[partitions];
@@ -693,7 +693,7 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public Record value() {
+        public RecordView value() {
             return value;
         }
 
@@ -714,7 +714,7 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public Record message(int i) {
+        public RecordView message(int i) {
             if (combiner != null) {
                 if (i != 0 || !hasMessages()) {
                     throw new IndexOutOfBoundsException("message " + i + " of " + messageCount());
@@ -730,7 +730,7 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public Record message() {
+        public RecordView message() {
             if (combiner == null) {
                 throw new IllegalStateException("message() needs a combiner; without one use messageCount() and message(i)");
             }
@@ -765,13 +765,13 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public Record newMessage() {
+        public RecordView newMessage() {
             outgoing.clear();
             return outgoing;
         }
 
         @Override
-        public void sendTo(int target, Record message) {
+        public void sendTo(int target, RecordView message) {
             if (onceOnly) {
                 throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to a vertex id");
             }
@@ -782,7 +782,7 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public void sendToOutNeighbours(Record message) {
+        public void sendToOutNeighbours(RecordView message) {
             if (onceOnly) {
                 if (sent) {
                     throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so a vertex sends along its edges at most once per superstep");
@@ -803,7 +803,7 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
-        public void sendToAllNeighbours(Record message) {
+        public void sendToAllNeighbours(RecordView message) {
             if (onceOnly) {
                 throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to all neighbours");
             }

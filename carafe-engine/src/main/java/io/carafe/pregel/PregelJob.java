@@ -117,7 +117,7 @@ public final class PregelJob {
 
         /** Called for each vertex in id order with its value; the record is a flyweight, valid during the call. */
         public interface ValueVisitor {
-            void visit(int vertex, Record value) throws java.io.IOException;
+            void visit(int vertex, RecordView value) throws java.io.IOException;
         }
 
         /** Streams every vertex's value out of RStore, a window of about 4 MiB at a time. */
@@ -127,7 +127,7 @@ public final class PregelJob {
             }
             int bytes = valueLayout.bytes();
             long perWindow = Math.max(1, WINDOW_BYTES / bytes);
-            Record record = new Record(valueLayout);
+            RecordView record = new RecordView(valueLayout);
             for (long first = 0; first < vertexCount; first += perWindow) {
                 long n = Math.min(perWindow, vertexCount - first);
                 try (Mapping m = values.map(first * bytes, n * bytes, MapFlags.READ_ONLY | MapFlags.PREFETCH)) {

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * A fixed-size record of primitive fields, packed in the order they are added: what a
  * vertex value or a message looks like. Programs read and write records through a
- * {@link Record} flyweight at the offsets the layout gives, so no object exists per vertex
+ * {@link RecordView} flyweight at the offsets the layout gives, so no object exists per vertex
  * or message.
  *
  * <pre>{@code

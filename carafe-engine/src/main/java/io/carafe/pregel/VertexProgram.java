@@ -96,7 +96,7 @@ public interface VertexProgram {
     }
 
     /** Appends a vertex's value as text, for -o; the fields separated by spaces unless the program knows better. */
-    default void formatValue(Record value, StringBuilder out) {
+    default void formatValue(RecordView value, StringBuilder out) {
         value.appendTo(out);
     }
 
@@ -132,7 +132,7 @@ public interface VertexProgram {
         int inDegree();
 
         /** This vertex's value: read and write it in place. */
-        Record value();
+        RecordView value();
 
         /** Whether messages arrived for this vertex. */
         boolean hasMessages();
@@ -141,10 +141,10 @@ public interface VertexProgram {
         int messageCount();
 
         /** Message {@code i} of {@link #messageCount()}; the same flyweight each call. */
-        Record message(int i);
+        RecordView message(int i);
 
         /** The combined message (the combiner's identity if none came); only with a combiner. */
-        Record message();
+        RecordView message();
 
         /** Out-edges of this vertex; restarts at the first edge each call. */
         Edges outEdges();
@@ -153,19 +153,19 @@ public interface VertexProgram {
         Edges inEdges();
 
         /** A cleared message to fill and send; the same flyweight each call. */
-        Record newMessage();
+        RecordView newMessage();
 
-        void sendTo(int vertex, Record message);
+        void sendTo(int vertex, RecordView message);
 
         /** Sends {@code message} along every out-edge. */
-        void sendToOutNeighbours(Record message);
+        void sendToOutNeighbours(RecordView message);
 
         /**
          * Sends {@code message} along every out-edge and every in-edge: on a directed graph a
          * neighbour joined both ways gets it twice. On a graph imported undirected, the same
          * as {@link #sendToOutNeighbours}. Needs {@link #needsInEdges()} on a directed graph.
          */
-        void sendToAllNeighbours(Record message);
+        void sendToAllNeighbours(RecordView message);
 
         /** For messages of one double: {@code sendTo(vertex, newMessage() with value)}. */
         void sendTo(int vertex, double value);

@@ -2,7 +2,7 @@ package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.LongCombiner;
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -36,7 +36,7 @@ public final class BreadthFirstSearch implements VertexProgram {
 
     @Override
     public void compute(Context ctx) {
-        Record depth = ctx.value();
+        RecordView depth = ctx.value();
         if (ctx.superstep() == 0) {
             depth.setLong(0, ctx.vertex() == source ? 0 : UNREACHED);
             if (ctx.vertex() == source) {
@@ -50,7 +50,7 @@ public final class BreadthFirstSearch implements VertexProgram {
     }
 
     @Override
-    public void formatValue(Record value, StringBuilder out) {
+    public void formatValue(RecordView value, StringBuilder out) {
         out.append(value.getLong(0));
     }
 

@@ -2,7 +2,7 @@ package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.LongCombiner;
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -36,7 +36,7 @@ public final class ConnectedComponents implements VertexProgram {
 
     @Override
     public void compute(Context ctx) {
-        Record label = ctx.value();
+        RecordView label = ctx.value();
         if (ctx.superstep() == 0) {
             label.setLong(0, ctx.originalId());
             send(ctx, ctx.originalId());
@@ -48,13 +48,13 @@ public final class ConnectedComponents implements VertexProgram {
     }
 
     private static void send(Context ctx, long label) {
-        Record m = ctx.newMessage();
+        RecordView m = ctx.newMessage();
         m.setLong(0, label);
         ctx.sendToAllNeighbours(m);
     }
 
     @Override
-    public void formatValue(Record value, StringBuilder out) {
+    public void formatValue(RecordView value, StringBuilder out) {
         out.append(value.getLong(0));
     }
 

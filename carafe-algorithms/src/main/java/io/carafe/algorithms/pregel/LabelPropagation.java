@@ -1,6 +1,6 @@
 package io.carafe.algorithms.pregel;
 
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -43,14 +43,14 @@ public final class LabelPropagation implements VertexProgram {
 
     @Override
     public void compute(Context ctx) {
-        Record label = ctx.value();
+        RecordView label = ctx.value();
         if (ctx.superstep() == 0) {
             label.setLong(0, ctx.originalId());
         } else if (ctx.hasMessages()) {
             label.setLong(0, mostFrequent(ctx));
         }
         if (ctx.superstep() < iterations) {
-            Record m = ctx.newMessage();
+            RecordView m = ctx.newMessage();
             m.setLong(0, label.getLong(0));
             ctx.sendToAllNeighbours(m);
         }
@@ -90,7 +90,7 @@ public final class LabelPropagation implements VertexProgram {
     }
 
     @Override
-    public void formatValue(Record value, StringBuilder out) {
+    public void formatValue(RecordView value, StringBuilder out) {
         out.append(value.getLong(0));
     }
 

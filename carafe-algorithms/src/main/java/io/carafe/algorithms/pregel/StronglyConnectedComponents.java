@@ -1,7 +1,7 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Aggregator;
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -65,7 +65,7 @@ public final class StronglyConnectedComponents implements VertexProgram {
 
     @Override
     public void compute(Context ctx) {
-        Record value = ctx.value();
+        RecordView value = ctx.value();
         if (ctx.superstep() == 0) {
             value.setLong(COMPONENT, UNASSIGNED);
         }
@@ -73,7 +73,7 @@ public final class StronglyConnectedComponents implements VertexProgram {
             return; // assigned vertices stay silent; they still run, as every vertex must see each phase start
         }
         boolean first = ctx.superstep() == ctx.globalLong(PHASE_START);
-        Record out = ctx.newMessage();
+        RecordView out = ctx.newMessage();
         if (ctx.globalLong(PHASE) == FORWARD) {
             long colour = first ? ctx.vertex() : value.getLong(COLOUR);
             for (int i = 0, n = first ? 0 : ctx.messageCount(); i < n; i++) {
@@ -126,7 +126,7 @@ public final class StronglyConnectedComponents implements VertexProgram {
     }
 
     @Override
-    public void formatValue(Record value, StringBuilder out) {
+    public void formatValue(RecordView value, StringBuilder out) {
         out.append(value.getLong(COMPONENT));
     }
 

@@ -1,6 +1,6 @@
 package io.carafe.algorithms.pregel;
 
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -59,13 +59,13 @@ public final class Triangles implements VertexProgram {
 
     @Override
     public void compute(Context ctx) {
-        Record value = ctx.value();
+        RecordView value = ctx.value();
         long step = ctx.superstep();
         if (step == 0) {
             Neighbourhood n = scratch.get().of(ctx);
             value.setLong(NEIGHBOURS, n.size);
             int v = ctx.vertex();
-            Record question = ctx.newMessage();
+            RecordView question = ctx.newMessage();
             for (int i = 0; i < n.size; i++) {
                 int u = n.ids[i];
                 if (u < v) {
@@ -81,11 +81,11 @@ public final class Triangles implements VertexProgram {
             }
         } else if (step == 1 && ctx.hasMessages()) {
             Neighbourhood n = scratch.get().of(ctx);
-            Record credit = ctx.newMessage();
+            RecordView credit = ctx.newMessage();
             credit.setInt(KIND, 1);
             long own = 0;
             for (int i = 0, count = ctx.messageCount(); i < count; i++) {
-                Record q = ctx.message(i);
+                RecordView q = ctx.message(i);
                 int v = q.getInt(FROM);
                 int w = q.getInt(OTHER);
                 int uw = n.flagsOf(w);
@@ -125,7 +125,7 @@ public final class Triangles implements VertexProgram {
     }
 
     @Override
-    public void formatValue(Record value, StringBuilder out) {
+    public void formatValue(RecordView value, StringBuilder out) {
         if (clustering) {
             out.append(value.getDouble(LCC));
         } else {

@@ -2,7 +2,7 @@ package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Aggregator;
 import io.carafe.pregel.Combiner;
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -162,7 +162,7 @@ public final class UserProgram implements VertexProgram {
     }
 
     @Override
-    public void formatValue(Record value, StringBuilder out) {
+    public void formatValue(RecordView value, StringBuilder out) {
         program.formatValue(value, out);
     }
 }

@@ -14,7 +14,7 @@ import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
-import io.carafe.pregel.Record;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 import org.junit.jupiter.api.Test;
@@ -405,7 +405,7 @@ class PregelTest extends GraphTestBase {
             int v = ctx.vertex();
             if (ctx.superstep() == 0) {
                 if (v % 5 != 0) {
-                    Record m = ctx.newMessage();
+                    RecordView m = ctx.newMessage();
                     m.setLong(MESSAGE.offset("id"), v);
                     for (int k = 0; k < 3; k++) {
                         ctx.sendToOutNeighbours(m);
@@ -481,13 +481,13 @@ class PregelTest extends GraphTestBase {
         public Combiner combiner() {
             return new Combiner() {
                 @Override
-                public void identity(Record m) {
+                public void identity(RecordView m) {
                     m.setLong(0, Long.MAX_VALUE);
                     m.setLong(8, Long.MIN_VALUE);
                 }
 
                 @Override
-                public void combine(Record into, Record m) {
+                public void combine(RecordView into, RecordView m) {
                     into.setLong(0, Math.min(into.getLong(0), m.getLong(0)));
                     into.setLong(8, Math.max(into.getLong(8), m.getLong(8)));
                 }
@@ -508,7 +508,7 @@ class PregelTest extends GraphTestBase {
         @Override
         public void compute(Context ctx) {
             if (ctx.superstep() == 0) {
-                Record m = ctx.newMessage();
+                RecordView m = ctx.newMessage();
                 m.setLong(0, ctx.vertex());
                 m.setLong(8, ctx.vertex());
                 ctx.sendToOutNeighbours(m);

@@ -8,9 +8,10 @@ import java.lang.foreign.ValueLayout;
  * A flyweight over one record of a {@link RecordLayout}: a window onto memory (RStore's,
  * for vertex values) that the engine moves from record to record. Reused for every vertex
  * and message, so a program must not keep one beyond the call it was given in.
- * Offsets are the layout's ({@link RecordLayout#offset}).
+ * Offsets are the layout's ({@link RecordLayout#offset}). Not named Record, which
+ * {@code import io.carafe.pregel.*} would make clash with {@code java.lang.Record}.
  */
-public final class Record {
+public final class RecordView {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -19,7 +20,7 @@ public final class Record {
     private MemorySegment memory;
     private long base;
 
-    public Record(RecordLayout layout) {
+    public RecordView(RecordLayout layout) {
         this.layout = layout;
     }
 
@@ -27,14 +28,14 @@ public final class Record {
      * A record over memory of its own (for scratch records a program keeps). Off-heap like
      * the engine's records, so the accessors see one kind of segment and stay fast.
      */
-    public static Record allocate(RecordLayout layout) {
-        Record r = new Record(layout);
+    public static RecordView allocate(RecordLayout layout) {
+        RecordView r = new RecordView(layout);
         r.wrap(Arena.ofAuto().allocate(layout.bytes(), 8), 0);
         return r;
     }
 
     /** Points this flyweight at the record at {@code base} in {@code memory}. */
-    public Record wrap(MemorySegment memory, long base) {
+    public RecordView wrap(MemorySegment memory, long base) {
         this.memory = memory;
         this.base = base;
         return this;
@@ -73,7 +74,7 @@ public final class Record {
     }
 
     /** Copies {@code other}'s bytes into this record (same layout size). */
-    public void copyFrom(Record other) {
+    public void copyFrom(RecordView other) {
         MemorySegment.copy(other.memory, other.base, memory, base, layout.bytes());
     }
 
