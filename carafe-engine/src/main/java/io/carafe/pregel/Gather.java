@@ -285,9 +285,9 @@ final class Gather implements AutoCloseable {
 
     /**
      * Reads every partition's values of the previous superstep and combines them along the
-     * in-edges: double u of {@code combined} and bit u of {@code hasMessage} for each local vertex u.
+     * in-edges: {@code combined[u]} and bit u of {@code hasMessage} for each local vertex u.
      */
-    void gather(long superstep, MemorySegment combined, long[] hasMessage) {
+    void gather(long superstep, double[] combined, long[] hasMessage) {
         if (superstep == 0) {
             Arrays.fill(hasMessage, 0);
             return;
@@ -326,7 +326,7 @@ final class Gather implements AutoCloseable {
      * identity). SUM, PageRank's combiner, has a loop of its own with the addition in
      * line, which the JIT unrolls; MIN and MAX go through the combiner.
      */
-    private void combineAll(MemorySegment combined) {
+    private void combineAll(double[] combined) {
         int[] start = inStart;
         int[] source = inSource;
         double[] values = gathered;
@@ -336,7 +336,7 @@ final class Gather implements AutoCloseable {
                 for (int e = start[u], end = start[u + 1]; e < end; e++) {
                     acc += values[source[e]];
                 }
-                combined.setAtIndex(ValueLayout.JAVA_DOUBLE, u, acc);
+                combined[u] = acc;
             }
             return;
         }
@@ -346,12 +346,12 @@ final class Gather implements AutoCloseable {
             for (int e = start[u], end = start[u + 1]; e < end; e++) {
                 acc = c.combine(acc, values[source[e]]);
             }
-            combined.setAtIndex(ValueLayout.JAVA_DOUBLE, u, acc);
+            combined[u] = acc;
         }
     }
 
     /** When some slots sent nothing: a vertex has messages only if one of its in-neighbours sent. */
-    private void combineSent(MemorySegment combined, long[] hasMessage) {
+    private void combineSent(double[] combined, long[] hasMessage) {
         Arrays.fill(hasMessage, 0);
         for (int u = 0; u < size; u++) {
             double acc = combiner.identity();
@@ -363,7 +363,7 @@ final class Gather implements AutoCloseable {
                     any = true;
                 }
             }
-            combined.setAtIndex(ValueLayout.JAVA_DOUBLE, u, acc);
+            combined[u] = acc;
             if (any) {
                 hasMessage[u >>> 6] |= 1L << u;
             }

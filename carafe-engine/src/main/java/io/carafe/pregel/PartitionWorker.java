@@ -69,7 +69,7 @@ final class PartitionWorker implements Callable<Void> {
                 checkSameProgram(program, header);
                 BarrierLayout layout = new BarrierLayout(header.partitions(), BarrierAreas.bytes(header.aggregators(), header.globals()));
                 try (BarrierWorker barrier = new BarrierWorker(job.raddress(header.barrierAt()), layout, index);
-                     Arena arena = Arena.ofConfined()) {
+                     Arena arena = Arena.ofShared()) { // shared, not confined: its segments are checked for liveness only, not for the owning thread, on every access
                     try {
                         new Run(rstore, job, directory, header, program, barrier, arena).run();
                     } catch (RuntimeException | Error e) {
@@ -110,7 +110,7 @@ final class PartitionWorker implements Callable<Void> {
         private final LongCombiner longs;     // likewise for one long
         private final boolean gathering;
         private final boolean onceOnly;
-        private final Aggregator[] aggregatorKinds;
+        private final Aggregation aggregation;
         private final int aggregators;
         private final int globals;
         private final int from;
@@ -140,6 +140,7 @@ final class PartitionWorker implements Callable<Void> {
 
         // inbox, combined: one record per local vertex, and who got one
         private MemorySegment combined;
+        private double[] gathered; // when gathering: the combined messages as doubles (what `combined` wraps)
         private long[] hasMessage;
         // inbox, uncombined: messages grouped by local vertex (counting sort)
         private int[] messageStart;
@@ -161,8 +162,6 @@ final class PartitionWorker implements Callable<Void> {
         private final OutEdges outEdges = new OutEdges();
         private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
-        private final long[] previousAggregates;
-        private final long[] aggregates;
         private final long[] globalValues;
         private long superstep;
         private int vertex;
@@ -190,7 +189,7 @@ final class PartitionWorker implements Callable<Void> {
             }
             this.gathering = header.messaging() == Messaging.GATHER;
             this.onceOnly = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE;
-            this.aggregatorKinds = program.aggregators().toArray(new Aggregator[0]);
+            this.aggregation = new Aggregation(program.aggregators());
             this.aggregators = header.aggregators();
             this.globals = header.globals();
             this.from = partitioning.start(index);
@@ -211,8 +210,6 @@ final class PartitionWorker implements Callable<Void> {
             this.inAddress = new long[2][partitions];
             this.inCount = new long[partitions];
             this.halted = new long[(size + 63) >>> 6];
-            this.previousAggregates = new long[aggregators];
-            this.aggregates = new long[aggregators];
             this.globalValues = new long[globals];
             if (combiner != null) {
                 combiner.identity(identity);
@@ -313,7 +310,12 @@ final class PartitionWorker implements Callable<Void> {
             values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
             value.wrap(values.segment(), 0);
             if (combiner != null) {
-                combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
+                if (gathering) {
+                    gathered = new double[size];
+                    combined = MemorySegment.ofArray(gathered);
+                } else {
+                    combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
+                }
                 hasMessage = new long[(size + 63) >>> 6];
                 incoming.wrap(combined, 0);
             } else {
@@ -381,17 +383,14 @@ final class PartitionWorker implements Callable<Void> {
         private void step() {
             long bytesBefore = bytesMoved();
             MemorySegment coordinator = barrier.coordinatorArea();
-            for (int a = 0; a < aggregators; a++) {
-                previousAggregates[a] = BarrierAreas.aggregate(coordinator, a);
-                aggregates[a] = aggregatorKinds[a].identityBits();
-            }
+            aggregation.start(coordinator);
             for (int g = 0; g < globals; g++) {
                 globalValues[g] = BarrierAreas.global(coordinator, aggregators, g);
             }
             Arrays.fill(outCount, 0);
             messagesSent = 0;
             if (gathering) {
-                gather.gather(superstep, combined, hasMessage);
+                gather.gather(superstep, gathered, hasMessage);
                 gather.startStep(superstep);
             } else {
                 readInbox();
@@ -424,9 +423,7 @@ final class PartitionWorker implements Callable<Void> {
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
             BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
             BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
-            for (int a = 0; a < aggregators; a++) {
-                BarrierAreas.putAggregate(area, a, aggregates[a]);
-            }
+            aggregation.publish(area);
         }
 
         /**
@@ -742,6 +739,25 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
+        public double messageDouble() {
+            if (doubles == null) {
+                throw new IllegalStateException("messageDouble() needs messages of one double with a DoubleCombiner; use message()");
+            }
+            if (!hasMessages()) {
+                return doubles.identity();
+            }
+            return gathering ? gathered[local] : combined.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, (long) local * recordBytes);
+        }
+
+        @Override
+        public long messageLong() {
+            if (longs == null) {
+                throw new IllegalStateException("messageLong() needs messages of one long with a LongCombiner; use message()");
+            }
+            return hasMessages() ? combined.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) local * recordBytes) : longs.identity();
+        }
+
+        @Override
         public VertexProgram.Edges outEdges() {
             SequentialEdgeIterator s = positioned();
             s.rewindEdges();
@@ -851,34 +867,24 @@ final class PartitionWorker implements Callable<Void> {
             halted[local >>> 6] |= 1L << local;
         }
 
-        private Aggregator kind(int i, boolean isLong) {
-            Aggregator a = aggregatorKinds[i];
-            if (a.isLong() != isLong) {
-                throw new IllegalArgumentException("aggregator " + i + " holds " + (a.isLong() ? "longs" : "doubles"));
-            }
-            return a;
-        }
-
         @Override
         public void aggregate(int i, double v) {
-            aggregates[i] = kind(i, false).combineBits(aggregates[i], Double.doubleToRawLongBits(v));
+            aggregation.add(i, v);
         }
 
         @Override
         public void aggregate(int i, long v) {
-            aggregates[i] = kind(i, true).combineBits(aggregates[i], v);
+            aggregation.add(i, v);
         }
 
         @Override
         public double aggregatedDouble(int i) {
-            kind(i, false);
-            return Double.longBitsToDouble(previousAggregates[i]);
+            return aggregation.previousDouble(i);
         }
 
         @Override
         public long aggregatedLong(int i) {
-            kind(i, true);
-            return previousAggregates[i];
+            return aggregation.previousLong(i);
         }
 
         @Override

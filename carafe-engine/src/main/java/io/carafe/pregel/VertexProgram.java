@@ -146,6 +146,12 @@ public interface VertexProgram {
         /** The combined message (the combiner's identity if none came); only with a combiner. */
         RecordView message();
 
+        /** The combined message when messages are one double with a {@link DoubleCombiner}: {@code message().getDouble(0)}, faster. */
+        double messageDouble();
+
+        /** The combined message when messages are one long with a {@link LongCombiner}. */
+        long messageLong();
+
         /** Out-edges of this vertex; restarts at the first edge each call. */
         Edges outEdges();
 

@@ -49,7 +49,7 @@ public final class PageRank implements VertexProgram {
         if (ctx.superstep() == 0) {
             rank = 1.0 / n;
         } else {
-            double incoming = ctx.hasMessages() ? ctx.message().getDouble(0) : 0;
+            double incoming = ctx.hasMessages() ? ctx.messageDouble() : 0;
             double dangling = dropDangling ? 0 : ctx.aggregatedDouble(DANGLING) / n;
             rank = (1 - damping) / n + damping * (incoming + dangling);
             ctx.aggregate(RESIDUAL, Math.abs(rank - ctx.value().getDouble(0)));
