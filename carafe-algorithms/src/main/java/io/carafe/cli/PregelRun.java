@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.function.DoubleFunction;
 
 /**
  * The common run of a Pregel command: load the graph, run the program with a progress

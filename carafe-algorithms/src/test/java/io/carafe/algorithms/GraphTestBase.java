@@ -1,6 +1,10 @@
 package io.carafe.algorithms;
 
 import io.carafe.datasets.Datasets;
+import io.carafe.graph.CarafeGraph;
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.GraphImporter;
+import io.carafe.importer.ImportOptions;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import org.junit.jupiter.api.AfterEach;
@@ -8,8 +12,11 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * What algorithm tests share: an embedded cluster with small chunks per test, a
@@ -33,6 +40,23 @@ public abstract class GraphTestBase {
 
     protected Path cacheDir() {
         return dir.resolve("cache");
+    }
+
+    /** Imports {@code file} into this test's cache and loads it into RStore as graph {@code name}. */
+    protected GraphFile load(String name, Path file, ImportOptions options) {
+        GraphFile g = GraphImporter.importEdgeList(file, options, cacheDir(), null).file();
+        CarafeGraph.load(rstore, name, g);
+        return g;
+    }
+
+    /** An LDBC Graphalytics expected-output file ("vertex value" lines): value text by vertex id. */
+    protected static Map<Long, String> expected(Path file) throws IOException {
+        Map<Long, String> values = new HashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            String[] parts = line.trim().split(" ");
+            values.put(Long.parseLong(parts[0]), parts[1]);
+        }
+        return values;
     }
 
     protected static Path shared(String relative) {

@@ -14,7 +14,6 @@ import io.rstore.barrier.BarrierCoordinator;
 import io.rstore.barrier.BarrierLayout;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

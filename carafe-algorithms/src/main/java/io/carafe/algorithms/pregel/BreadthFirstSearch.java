@@ -49,9 +49,15 @@ public final class BreadthFirstSearch implements VertexProgram {
         ctx.voteToHalt();
     }
 
+    /** Unreachable as {@code inf}, as carafe dijkstra and bfs write it (LDBC's files say 9223372036854775807). */
     @Override
     public void formatValue(RecordView value, StringBuilder out) {
-        out.append(value.getLong(0));
+        long depth = value.getLong(0);
+        if (depth == UNREACHED) {
+            out.append("inf");
+        } else {
+            out.append(depth);
+        }
     }
 
     @Override

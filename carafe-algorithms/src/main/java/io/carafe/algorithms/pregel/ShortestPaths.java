@@ -2,6 +2,7 @@ package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.DoubleCombiner;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
 
 /**
@@ -43,6 +44,17 @@ public final class ShortestPaths implements VertexProgram {
     @Override
     public Combiner combiner() {
         return DoubleCombiner.MIN;
+    }
+
+    /** Unreachable as {@code inf}, as carafe dijkstra and bfs write it. */
+    @Override
+    public void formatValue(RecordView value, StringBuilder out) {
+        double d = value.getDouble(0);
+        if (Double.isInfinite(d)) {
+            out.append("inf");
+        } else {
+            out.append(d);
+        }
     }
 
     @Override

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -96,14 +95,6 @@ class OnlineAlgorithmsTest extends GraphTestBase {
         assertEquals("1.234500000000000e+02", printfE15(123.45));
     }
 
-    private static Map<Long, String> expected(Path file) throws IOException {
-        Map<Long, String> values = new HashMap<>();
-        for (String line : Files.readAllLines(file)) {
-            String[] parts = line.trim().split(" ");
-            values.put(Long.parseLong(parts[0]), parts[1]);
-        }
-        return values;
-    }
 
     @Test
     void shouldMatchTheLdbcExampleSsspAndBfsAnswersExactly() throws IOException {

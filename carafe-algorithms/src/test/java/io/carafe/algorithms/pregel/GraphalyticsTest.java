@@ -1,10 +1,8 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.algorithms.GraphTestBase;
-import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
-import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
@@ -14,7 +12,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,11 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(300)
 class GraphalyticsTest extends GraphTestBase {
 
-    private GraphFile load(String name, Path file, ImportOptions options) {
-        GraphFile g = GraphImporter.importEdgeList(file, options, cacheDir(), null).file();
-        CarafeGraph.load(rstore, name, g);
-        return g;
-    }
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers) {
         return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
@@ -53,14 +45,6 @@ class GraphalyticsTest extends GraphTestBase {
         }
     }
 
-    private static Map<Long, String> expected(Path file) throws IOException {
-        Map<Long, String> values = new HashMap<>();
-        for (String line : Files.readAllLines(file)) {
-            String[] parts = line.trim().split(" ");
-            values.put(Long.parseLong(parts[0]), parts[1]);
-        }
-        return values;
-    }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})

@@ -7,7 +7,6 @@ import io.carafe.algorithms.online.Verifier;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
-import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.DoubleCombiner;
@@ -36,11 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(120)
 class PregelTest extends GraphTestBase {
-    private GraphFile load(String name, Path file, ImportOptions options) {
-        GraphFile g = GraphImporter.importEdgeList(file, options, cacheDir(), null).file();
-        CarafeGraph.load(rstore, name, g);
-        return g;
-    }
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers) {
         return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
@@ -65,14 +59,6 @@ class PregelTest extends GraphTestBase {
         }
     }
 
-    private static Map<Long, String> expected(Path file) throws IOException {
-        Map<Long, String> values = new HashMap<>();
-        for (String line : Files.readAllLines(file)) {
-            String[] parts = line.trim().split(" ");
-            values.put(Long.parseLong(parts[0]), parts[1]);
-        }
-        return values;
-    }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 4})
