@@ -108,6 +108,8 @@ final class PartitionWorker implements Callable<Void> {
         private final int globals;
         private final int from;
         private final int size;
+        private final long vertexCount;
+        private final long valueBytes;
         private final boolean needsInEdges;
 
         // the graph: mapped when first needed (gathering programs that only send may never need it)
@@ -162,6 +164,8 @@ final class PartitionWorker implements Callable<Void> {
             this.globals = header.globals();
             this.from = partitioning.start(index);
             this.size = partitioning.end(index) - from;
+            this.vertexCount = header.vertices();
+            this.valueBytes = header.valueBytes();
             this.needsInEdges = program.needsInEdges();
             this.value = new RecordView(program.valueLayout());
             this.outgoing = RecordView.allocate(messageLayout);
@@ -302,7 +306,7 @@ final class PartitionWorker implements Callable<Void> {
                 if (superstep == 0 || message || !wasHalted) {
                     halted[local >>> 6] &= ~(1L << local);
                     sent = false;
-                    value.moveTo((long) local * header.valueBytes());
+                    value.moveTo(local * valueBytes);
                     program.compute(this);
                     computed++;
                     if ((halted[local >>> 6] & (1L << local)) == 0) {
@@ -350,7 +354,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public long vertexCount() {
-            return header.vertices();
+            return vertexCount;
         }
 
         @Override
@@ -474,8 +478,8 @@ final class PartitionWorker implements Callable<Void> {
             if (onceOnly) {
                 throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to a vertex id");
             }
-            if (target < 0 || target >= header.vertices()) {
-                throw new IndexOutOfBoundsException("no vertex " + target + ": internal ids are 0.." + (header.vertices() - 1));
+            if (target < 0 || target >= vertexCount) {
+                throw new IndexOutOfBoundsException("no vertex " + target + ": internal ids are 0.." + (vertexCount - 1));
             }
             deliver(target, message.memory(), message.base());
         }
