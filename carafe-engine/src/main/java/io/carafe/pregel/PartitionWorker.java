@@ -153,10 +153,6 @@ final class PartitionWorker implements Callable<Void> {
             RecordLayout messageLayout = program.messageLayout();
             this.doubles = combiner instanceof DoubleCombiner d && messageLayout.isSingle(RecordLayout.Type.DOUBLE) ? d : null;
             this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
-            if (combiner instanceof DoubleCombiner && doubles == null || combiner instanceof LongCombiner && longs == null) {
-                throw new IllegalArgumentException("a " + combiner.getClass().getSimpleName() + " combines messages of one field of its type;"
-                        + " this program's messages are " + messageLayout);
-            }
             this.gathering = header.messaging() == Messaging.GATHER;
             this.onceOnly = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE;
             this.aggregation = new Aggregation(program.aggregators());
@@ -178,14 +174,15 @@ final class PartitionWorker implements Callable<Void> {
                 return;
             }
             try {
-                directed = io.carafe.graph.CarafeGraph.header(rstore, header.graph()).directed();
+                io.carafe.graph.GraphHeader graph = io.carafe.graph.CarafeGraph.header(rstore, header.graph());
+                directed = graph.directed();
                 if (gathering) {
                     gather = Gather.build(rstore, header.graph(), partitioning, index, doubles);
                 } else {
                     openGraph();
                 }
                 if (needsInEdges && directed) {
-                    inEdges = InEdges.build(rstore, header.graph(), partitioning, index, scanWeighted());
+                    inEdges = InEdges.build(rstore, header.graph(), partitioning, index, graph.weighted());
                 }
                 setUp();
                 barrier.finish(0);
@@ -216,10 +213,6 @@ final class PartitionWorker implements Callable<Void> {
                     values.close();
                 }
             }
-        }
-
-        private boolean scanWeighted() {
-            return io.carafe.graph.CarafeGraph.header(rstore, header.graph()).weighted();
         }
 
         private void openGraph() {

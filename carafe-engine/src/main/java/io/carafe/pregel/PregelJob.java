@@ -229,15 +229,13 @@ public final class PregelJob {
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter) {
         long setupStart = System.nanoTime();
+        check(program);
         Messaging messaging = options.messaging().resolve(program);
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
         List<Aggregator> aggregators = List.copyOf(program.aggregators());
         int globals = program.globals();
-        if (globals < 0) {
-            throw new IllegalArgumentException("a program's globals() must be >= 0, was " + globals);
-        }
         RecordLayout valueLayout = program.valueLayout();
         String jobName = "carafe/job/" + graph + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
         Namespace job = rstore.createNamespace(jobName);
@@ -274,6 +272,20 @@ public final class PregelJob {
             if (!handedOver) {
                 deleteJob(rstore, jobName);
             }
+        }
+    }
+
+    /** What the program declares must fit together; said before any worker starts. */
+    private static void check(VertexProgram program) {
+        Combiner combiner = program.combiner();
+        RecordLayout messages = program.messageLayout();
+        if (combiner instanceof DoubleCombiner && !messages.isSingle(RecordLayout.Type.DOUBLE)
+                || combiner instanceof LongCombiner && !messages.isSingle(RecordLayout.Type.LONG)) {
+            throw new IllegalArgumentException("a " + combiner.getClass().getSimpleName() + " combines messages of one field of its type;"
+                    + " this program's messages are " + messages + ": write a Combiner over the record");
+        }
+        if (program.globals() < 0) {
+            throw new IllegalArgumentException("a program's globals() must be >= 0, was " + program.globals());
         }
     }
 

@@ -287,6 +287,31 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    @Test
+    void shouldRefuseABuiltInCombinerOverAWiderMessage() {
+        try (GraphFile g = load("eu-wide", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            VertexProgram wide = new VertexProgram() {
+                @Override
+                public void compute(Context ctx) {
+                    ctx.voteToHalt();
+                }
+
+                @Override
+                public RecordLayout messageLayout() {
+                    return RecordLayout.builder().addDouble("a").addDouble("b").build();
+                }
+
+                @Override
+                public Combiner combiner() {
+                    return DoubleCombiner.SUM;
+                }
+            };
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run("eu-wide", wide, 2));
+            assertTrue(e.getMessage().contains("write a Combiner over the record"), e.getMessage());
+            assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "no job was left behind");
+        }
+    }
+
     /** Vertices 3..12 have no edges, so with 4 workers some partitions have none at all. */
     @Test
     void shouldHandlePartitionsWithoutEdges() throws IOException {
