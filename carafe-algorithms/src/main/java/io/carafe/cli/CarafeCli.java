@@ -3,6 +3,7 @@ package io.carafe.cli;
 import io.carafe.datasets.DatasetUnavailableException;
 import io.carafe.graph.GraphStoreException;
 import io.carafe.importer.GraphImportException;
+import io.carafe.pregel.PregelException;
 import io.rstore.RStoreException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,13 +20,17 @@ import java.io.UncheckedIOException;
                 TrianglesCommand.class, SccCommand.class, RunCommand.class, DijkstraCommand.class, BfsCommand.class,
                 ImportCommand.class, StatsCommand.class, DatasetsCommand.class, BenchCommand.class, ScatterFloorCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class})
 public final class CarafeCli implements Runnable {
-    /** Exit codes: 2 usage (picocli's), 3 an RStore error, 4 bad or missing input, 5 an I/O error. */
+    /** Exit codes: 1 a failed --verify, 2 usage (picocli's), 3 a cluster or engine failure, 4 bad or missing input, 5 an I/O error. */
     public static final int EXIT_RSTORE = 3;
     public static final int EXIT_INPUT = 4;
     public static final int EXIT_IO = 5;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+            description = "on a failure, print its stack trace as well as the one-line error")
+    boolean debug;
 
     @Override
     public void run() {
@@ -46,7 +51,7 @@ public final class CarafeCli implements Runnable {
         int code;
         if (e instanceof IllegalArgumentException) {
             code = CommandLine.ExitCode.USAGE;
-        } else if (e instanceof RStoreException) {
+        } else if (e instanceof RStoreException || e instanceof PregelException) {
             code = EXIT_RSTORE;
         } else if (e instanceof GraphImportException || e instanceof GraphStoreException || e instanceof DatasetUnavailableException) {
             code = EXIT_INPUT;
@@ -56,6 +61,9 @@ public final class CarafeCli implements Runnable {
             throw new RuntimeException(e);
         }
         cli.getErr().println("carafe: " + e.getMessage());
+        if (((CarafeCli) cli.getCommandSpec().root().userObject()).debug) {
+            e.printStackTrace(cli.getErr());
+        }
         cli.getErr().flush();
         return code;
     }

@@ -35,12 +35,23 @@ final class ProcessWorkers implements Workers {
                 processes.add(p);
             }
             CompletableFuture<Void> done = new CompletableFuture<>();
-            p.onExit().thenAccept(exited -> {
-                if (exited.exitValue() == 0) {
+            // a thread of its own waits for the exit: Process.onExit() finishes on the common fork-join pool,
+            // which may be busy (or be the caller itself), and then a dead worker would go unnoticed
+            Thread.ofPlatform().daemon().name("carafe-worker-" + index + "-exit").start(() -> {
+                int status;
+                try {
+                    status = p.waitFor();
+                } catch (InterruptedException e) {
+                    done.completeExceptionally(new PregelException("interrupted while waiting for worker process " + index, e));
+                    return;
+                }
+                if (status == 0) {
                     done.complete(null);
                 } else {
-                    done.completeExceptionally(new PregelException("worker process " + index + " (pid " + exited.pid()
-                            + ") exited with code " + exited.exitValue() + "; its error is above", null));
+                    // the shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N
+                    String how = status > 128 && status < 160 ? "was killed by signal " + (status - 128) + " (exit status " + status + ")"
+                            : "exited with code " + status + "; its error is above";
+                    done.completeExceptionally(new PregelException("worker process " + index + " (pid " + p.pid() + ") " + how, null));
                 }
             });
             return done;

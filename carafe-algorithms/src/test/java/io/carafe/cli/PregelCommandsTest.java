@@ -194,4 +194,37 @@ class PregelCommandsTest {
             assertEquals(803, j.get("largestComponent").asLong(), "SNAP's largest SCC of email-Eu-core");
         }
     }
+
+    /**
+     * A worker process killed mid-job (SIGKILL) fails the job within 5 s with a one-line
+     * error naming the worker and the signal, exit code 3, no stack trace; the superstep
+     * timeout (600 s) is not waited out.
+     */
+    @Test
+    void shouldFailFastWhenAWorkerProcessIsKilled() throws Exception {
+        Path root = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(root != null && Files.exists(root.resolve("snap/wiki-Vote.txt")),
+                "no shared/datasets beside the checkout: this test needs wiki-Vote");
+        java.util.concurrent.CompletableFuture<Run> job = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(false, "pagerank",
+                "-g", root.resolve("snap/wiki-Vote.txt").toString(), "--iterations", "1000000", "--workers", "2", "--worker-processes"));
+        ProcessHandle worker = null;
+        long waitUntil = System.nanoTime() + 60_000_000_000L;
+        while (worker == null && System.nanoTime() < waitUntil && !job.isDone()) {
+            worker = ProcessHandle.current().descendants()
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("worker") && List.of(a).contains("1")).orElse(false))
+                    .findFirst().orElse(null);
+            Thread.sleep(100);
+        }
+        assertTrue(worker != null, "worker process 1 started");
+        Thread.sleep(3000); // into the supersteps
+        assertFalse(job.isDone(), "the job is still running when the worker is killed");
+        long killed = System.nanoTime();
+        assertTrue(worker.destroyForcibly(), "SIGKILL sent");
+        Run r = job.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        double seconds = (System.nanoTime() - killed) / 1e9;
+        assertEquals(3, r.exit(), r.err());
+        assertTrue(seconds < 5, "failed " + seconds + " s after the kill");
+        assertTrue(r.err().contains("carafe: worker 1 failed: worker process 1 (pid " + worker.pid() + ") was killed by signal 9"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace without --debug: " + r.err());
+    }
 }

@@ -256,7 +256,8 @@ public final class PregelJob {
                 for (int i = 0; i < partitions; i++) {
                     workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
-                Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart);
+                Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart,
+                        () -> failFast(workers));
                 try {
                     drive.run();
                 } catch (RuntimeException failure) {
@@ -307,6 +308,7 @@ public final class PregelJob {
         private final Options options;
         private final Consumer<Superstep> progress;
         private final long setupStart;
+        private final Runnable workersAlive;
         final List<Superstep> supersteps = new ArrayList<>();
         boolean stoppedByMaster;
         double setupSeconds;
@@ -318,8 +320,9 @@ public final class PregelJob {
         private final long[] globals; // the master's global values, raw bits
 
         Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
-              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart) {
+              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, Runnable workersAlive) {
             this.coordinator = coordinator;
+            this.workersAlive = workersAlive;
             this.layout = layout;
             this.graph = graph;
             this.aggregators = aggregators;
@@ -336,7 +339,7 @@ public final class PregelJob {
 
         void run() {
             coordinator.start(0); // setup round: workers size and publish their outboxes
-            coordinator.awaitRound(0, options.superstepTimeoutMs());
+            coordinator.awaitRound(0, options.superstepTimeoutMs(), workersAlive);
             setupSeconds = (System.nanoTime() - setupStart) / 1e9;
             computeStart = System.nanoTime();
             int count = aggregators.size();
@@ -353,7 +356,7 @@ public final class PregelJob {
                 }
                 long start = System.nanoTime();
                 coordinator.start(superstep + 1);
-                coordinator.awaitRound(superstep + 1, options.superstepTimeoutMs());
+                coordinator.awaitRound(superstep + 1, options.superstepTimeoutMs(), workersAlive);
                 active = 0;
                 messages = 0;
                 long bytes = 0;
@@ -454,6 +457,30 @@ public final class PregelJob {
         }
     }
 
+    /**
+     * Between barrier polls: a worker that has ended before the job did (its process exited,
+     * its thread died) fails the job now rather than at the superstep timeout.
+     */
+    private static void failFast(List<Future<Void>> workers) {
+        for (int i = 0; i < workers.size(); i++) {
+            Future<Void> w = workers.get(i);
+            if (!w.isDone()) {
+                continue;
+            }
+            try {
+                w.get();
+            } catch (ExecutionException e) {
+                throw new PregelException("worker " + i + " failed: " + e.getCause().getMessage(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PregelException("interrupted while watching worker " + i, e);
+            } catch (java.util.concurrent.CancellationException e) {
+                throw new PregelException("worker " + i + " was cancelled before the job ended", e);
+            }
+            throw new PregelException("worker " + i + " stopped before the job ended", null);
+        }
+    }
+
     /** Waits for every worker to stop after HALT (so none still holds job mappings), then reports the first failure. */
     private static void awaitWorkers(List<Future<Void>> workers, Options options) {
         long deadline = System.nanoTime() + options.superstepTimeoutMs() * 1_000_000L;
@@ -498,6 +525,9 @@ public final class PregelJob {
             } catch (TimeoutException | java.util.concurrent.CancellationException e) {
                 // no more to learn from this worker
             }
+        }
+        if (failure instanceof PregelException named) {
+            return named; // failFast already named the worker that ended first; the others merely saw the abort
         }
         return explained != null ? explained : new PregelException("the job failed: " + failure.getMessage(), failure);
     }

@@ -76,6 +76,15 @@ public final class BarrierCoordinator implements AutoCloseable {
      * that reported ERROR, or TIMED_OUT naming the workers still missing.
      */
     public void awaitRound(long round, long timeoutMs) {
+        awaitRound(round, timeoutMs, () -> { });
+    }
+
+    /**
+     * As {@link #awaitRound(long, long)}, calling {@code check} between polls: it throws to
+     * give up at once, e.g. when a worker's process has exited, which the barrier alone
+     * would learn only at the timeout.
+     */
+    public void awaitRound(long round, long timeoutMs, Runnable check) {
         byte finished = BarrierLayout.round(round);
         long records = layout.workerRecords();
         long bytes = layout.totalBytes() - records;
@@ -99,6 +108,7 @@ public final class BarrierCoordinator implements AutoCloseable {
                 throw ErrorCode.TIMED_OUT.exception("barrier round " + round + ": workers " + missing(finished)
                         + " did not finish within " + timeoutMs + " ms");
             }
+            check.run();
             idle.idle();
         }
     }
