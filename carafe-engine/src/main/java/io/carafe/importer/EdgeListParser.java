@@ -175,11 +175,12 @@ final class EdgeListParser {
         for (int i = from; i < to; i++) {
             int d = b[i] - '0';
             if (d < 0 || d > 9) {
-                bad = "'" + new String(b, from, to - from, StandardCharsets.UTF_8) + "' is not a vertex id (a whole number from 0 to 2^63-1)";
+                bad = "'" + GraphImportException.printable(new String(b, from, to - from, StandardCharsets.UTF_8))
+                        + "' is not a vertex id (a whole number from 0 to 2^63-1)";
                 return -1;
             }
             if (v > (Long.MAX_VALUE - d) / 10) {
-                bad = "vertex id " + new String(b, from, to - from, StandardCharsets.UTF_8) + " is larger than 2^63-1";
+                bad = "vertex id " + GraphImportException.printable(new String(b, from, to - from, StandardCharsets.UTF_8)) + " is larger than 2^63-1";
                 return -1;
             }
             v = v * 10 + d;
@@ -213,7 +214,7 @@ final class EdgeListParser {
         } catch (NumberFormatException e) {
             // reported below
         }
-        bad = "weight '" + text + "' is not a finite number";
+        bad = "weight '" + GraphImportException.printable(text) + "' is not a finite number";
         return Double.NaN;
     }
 

@@ -303,13 +303,16 @@ public final class GraphBuilder implements EdgeListParser.Sink {
                 out.force();
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
+        } catch (IOException | InternalError e) {
+            // InternalError: a write to the mapped file faulted, which is how a full disk shows through a mapping
             try {
                 Files.deleteIfExists(tmp);
             } catch (IOException ignored) {
                 // the original failure is what matters
             }
-            throw new GraphImportException(file, "cannot write the graph cache: " + e.getMessage(), e);
+            String why = e instanceof InternalError ? "a write to it failed (is the disk full?)" : String.valueOf(e.getMessage());
+            throw new java.io.UncheckedIOException(new IOException("cannot write the graph cache " + file + ": " + why
+                    + "; free space there or pick another --cache-dir", e));
         }
     }
 

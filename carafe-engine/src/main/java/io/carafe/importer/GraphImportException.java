@@ -9,8 +9,11 @@ public final class GraphImportException extends RuntimeException {
     private final String line;
     private final String reason;
 
+    /** Characters of an offending line a message shows: enough to recognise it, not a screenful of a binary file. */
+    static final int SHOWN_CHARACTERS = 80;
+
     public GraphImportException(Path file, long lineNumber, String line, String reason) {
-        super(file + ":" + lineNumber + ": " + reason + (line == null ? "" : "\n    " + line)
+        super(file + ":" + lineNumber + ": " + reason + (line == null ? "" : "\n    " + printable(line))
                 + "\n  (fix the line, or pass --skip-bad-lines to count and skip such lines)");
         this.file = file;
         this.lineNumber = lineNumber;
@@ -25,6 +28,28 @@ public final class GraphImportException extends RuntimeException {
         this.lineNumber = 0;
         this.line = null;
         this.reason = reason;
+    }
+
+    /**
+     * At most {@link #SHOWN_CHARACTERS} characters of {@code line}, anything that is not
+     * printable ASCII escaped ({@code \\x00}), so a binary file cannot write control
+     * characters to a terminal.
+     */
+    static String printable(String line) {
+        StringBuilder out = new StringBuilder();
+        int shown = 0;
+        for (int i = 0; i < line.length() && shown < SHOWN_CHARACTERS; i++, shown++) {
+            char c = line.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                out.append(c);
+            } else {
+                out.append(String.format("\\x%02x", (int) c & 0xff));
+            }
+        }
+        if (line.length() > SHOWN_CHARACTERS) {
+            out.append(" ... (").append(line.length() - SHOWN_CHARACTERS).append(" more characters)");
+        }
+        return out.toString();
     }
 
     public Path file() {

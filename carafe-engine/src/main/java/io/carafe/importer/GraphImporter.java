@@ -68,6 +68,7 @@ public final class GraphImporter {
             }
         }
         report.parseSeconds = (System.nanoTime() - start) / 1e9;
+        checkUnchanged(source, bytes, modified);
         if (report.edgeLines == 0 && report.vertices == 0 && builder.isEmpty()) {
             throw new GraphImportException(source, "holds no edges (" + report.lines + " lines read); is it an edge list?", null);
         }
@@ -77,6 +78,19 @@ public final class GraphImporter {
             throw new GraphImportException(cache, "the graph file just written cannot be read back", null);
         }
         return new Imported(file, report);
+    }
+
+    /** A file that changed while it was read gave a graph that matches neither version: an error, not a result. */
+    private static void checkUnchanged(Path source, long bytes, long modified) {
+        try {
+            BasicFileAttributes now = Files.readAttributes(source, BasicFileAttributes.class);
+            if (now.size() != bytes || now.lastModifiedTime().toMillis() != modified) {
+                throw new GraphImportException(source, "changed while it was read (" + bytes + " bytes when the import began, " + now.size()
+                        + " now); import it again once it is complete", null);
+            }
+        } catch (IOException e) {
+            throw new GraphImportException(source, "disappeared while it was read: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -228,4 +228,82 @@ class ImportTest {
         assertNotEquals(ImportOptions.defaults().fingerprint(), ImportOptions.defaults().withUndirected(true).fingerprint());
         assertNotEquals(ImportOptions.defaults().withRandomWeights(1).fingerprint(), ImportOptions.defaults().withRandomWeights(2).fingerprint());
     }
+
+    /**
+     * The vertices file is a pipe, read before the edge list: the edge list grows while
+     * the import waits on the pipe, after the importer has noted its size. A graph built
+     * from a file that changed under it matches neither version, so the import must fail.
+     */
+    @Test
+    void shouldRefuseAnEdgeListThatChangesWhileItIsRead() throws Exception {
+        Path edges = write("growing.e", "1 2\n2 3\n");
+        Path pipe = dir.resolve("vertices.pipe");
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor() == 0,
+                "mkfifo is not available here: this test needs a named pipe");
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try (var out = Files.newOutputStream(pipe)) { // opens once the importer reads the pipe
+                Files.writeString(edges, "3 4\n", java.nio.file.StandardOpenOption.APPEND);
+                out.write("1\n2\n3\n4\n".getBytes());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(edges, ImportOptions.defaults().withVerticesFile(pipe)));
+        writer.join(10_000);
+        assertTrue(e.getMessage().contains("changed while it was read (8 bytes when the import began, 12 now)"), e.getMessage());
+        assertFalse(Files.exists(GraphImporter.cacheFile(edges, ImportOptions.defaults().withVerticesFile(pipe), dir.resolve("cache"))),
+                "no graph was cached");
+    }
+
+    /** A binary file's bad line is shown as at most 80 characters with control bytes escaped, never raw. */
+    @Test
+    void shouldShowABinaryLineEscapedAndShort() throws IOException {
+        byte[] junk = new byte[600];
+        for (int i = 0; i < junk.length; i++) {
+            junk[i] = (byte) (i % 7 == 0 ? 0 : i % 11 == 0 ? 0x1b : 'a' + i % 26);
+        }
+        Path file = dir.resolve("binary.e");
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.write("1 2\n".getBytes());
+        bytes.write(junk);
+        bytes.write('\n');
+        Files.write(file, bytes.toByteArray());
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(file, ImportOptions.defaults()));
+        String message = e.getMessage();
+        assertTrue(message.chars().allMatch(c -> c == '\n' || (c >= 0x20 && c < 0x7f)), "only printable ASCII and line breaks: " + message);
+        String shown = message.lines().filter(l -> l.startsWith("    ")).findFirst().orElseThrow();
+        assertTrue(shown.contains("\\x00") && shown.contains("more characters)"), shown);
+        assertTrue(shown.length() < 4 + 4 * GraphImportException.SHOWN_CHARACTERS + 40, "short: " + shown.length() + " characters");
+    }
+
+    /**
+     * A cache directory on a 64 KiB tmpfs: writing the graph file fails part way, which
+     * through a mapping shows as an InternalError. The import must say so plainly (an I/O
+     * error naming the file) and leave no temporary file taking the space. Needs root to
+     * mount; skipped saying why elsewhere.
+     */
+    @Test
+    void shouldReportAFullCacheDirectoryAndLeaveNothingBehind() throws Exception {
+        Path small = dir.resolve("small");
+        Files.createDirectories(small);
+        boolean mounted = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", small.toString())
+                .redirectErrorStream(true).start().waitFor() == 0;
+        org.junit.jupiter.api.Assumptions.assumeTrue(mounted, "cannot mount a small tmpfs here (needs root): the full-disk test is skipped");
+        try {
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < 20_000; i++) {
+                text.append(i).append(' ').append((i * 7919L) % 20_000).append('\n');
+            }
+            Path edges = write("big.e", text.toString());
+            java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+                    () -> GraphImporter.importEdgeList(edges, ImportOptions.defaults(), small, null));
+            assertTrue(e.getMessage().contains("cannot write the graph cache " + small), e.getMessage());
+            assertTrue(e.getMessage().contains("disk full") || e.getMessage().contains("No space left"), e.getMessage());
+            try (var left = Files.list(small)) {
+                assertEquals(List.of(), left.toList(), "nothing left behind in the cache directory");
+            }
+        } finally {
+            new ProcessBuilder("umount", small.toString()).start().waitFor();
+        }
+    }
 }
