@@ -101,7 +101,14 @@ public final class Datasets {
         }
     }
 
-    private static void download(URI url, Path target, String sha256, PrintStream progress) throws IOException, InterruptedException {
+    /**
+     * Downloads {@code url} to {@code target}. A {@code .gz} download for a target that is
+     * not {@code .gz} (SNAP serves wiki-Vote.txt compressed; the catalog names, and
+     * checksums, the uncompressed file, as it is kept here and in shared/datasets) is
+     * decompressed on the way: the file written and the checksum are both of the
+     * uncompressed bytes.
+     */
+    static void download(URI url, Path target, String sha256, PrintStream progress) throws IOException, InterruptedException {
         Files.createDirectories(target.getParent());
         Path partial = target.resolveSibling(target.getFileName() + ".part");
         HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
@@ -118,7 +125,10 @@ public final class Datasets {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        try (InputStream in = response.body(); OutputStream out = Files.newOutputStream(partial)) {
+        boolean gunzip = url.getPath().endsWith(".gz") && !target.getFileName().toString().endsWith(".gz");
+        try (InputStream body = response.body();
+             InputStream in = gunzip ? new java.util.zip.GZIPInputStream(body, 1 << 16) : body;
+             OutputStream out = Files.newOutputStream(partial)) {
             byte[] buf = new byte[1 << 20];
             long done = 0;
             long lastReport = System.nanoTime();
@@ -129,7 +139,8 @@ public final class Datasets {
                 done += n;
                 if (System.nanoTime() - lastReport > 1_000_000_000L) {
                     lastReport = System.nanoTime();
-                    progress.printf("\r  %,d MB%s   ", done >> 20, total > 0 ? String.format(" of %,d MB (%.0f%%)", total >> 20, 100.0 * done / total) : "");
+                    progress.printf("\r  %,d MB%s   ", done >> 20, total > 0 && !gunzip
+                            ? String.format(" of %,d MB (%.0f%%)", total >> 20, 100.0 * done / total) : "");
                 }
             }
             progress.println();
