@@ -69,6 +69,7 @@ final class PageRankCommand implements Callable<Integer> {
         int bound = tolerance != null ? maxIterations : (iterations != null ? iterations : 20);
         PageRank program = new PageRank(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"));
         PrintWriter out = spec.commandLine().getOut();
+        engine.options(bound + 1L); // options are checked before anything is imported or loaded
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
                 try (PregelRun run = PregelRun.run("pagerank", rstore, g, program, engine, bound + 1L, start)) {

@@ -50,6 +50,7 @@ abstract class ProgramCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         long start = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
+        engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g);
             try (PregelRun run = PregelRun.run(algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {

@@ -116,7 +116,7 @@ class CarafeCliTest {
         assertTrue(missingVertex.err().contains("--source 99 is not a vertex"), missingVertex.err());
 
         Run unknown = run("bfs", "-g", "no-such-graph-or-file", "-r", "1");
-        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
+        assertEquals(CarafeCli.EXIT_INPUT, unknown.exit(), "a missing graph is missing input, as documented");
         assertTrue(unknown.err().contains("neither a file nor a dataset name"), unknown.err());
 
         Path negative = dir.resolve("neg.e");

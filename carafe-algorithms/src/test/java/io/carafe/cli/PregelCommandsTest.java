@@ -227,4 +227,17 @@ class PregelCommandsTest {
         assertTrue(r.err().contains("carafe: worker 1 failed: worker process 1 (pid " + worker.pid() + ") was killed by signal 9"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace without --debug: " + r.err());
     }
+
+    /** Bad options are found before the graph is imported or loaded: nothing reaches the cache. */
+    @ParameterizedTest
+    @CsvSource({"tc --workers 0, --workers must be 1..1024", "scc --format csv, --format must be table or json",
+            "pagerank --messaging sideways, --messaging must be auto, push or gather", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1"})
+    void shouldCheckOptionsBeforeLoadingTheGraph(String commandLine, String message) throws IOException {
+        List<String> args = new java.util.ArrayList<>(List.of(commandLine.split(" ")));
+        args.addAll(List.of("-g", graph().toString()));
+        Run r = run(args.toArray(String[]::new));
+        assertEquals(CommandLine.ExitCode.USAGE, r.exit(), r.err());
+        assertTrue(r.err().contains(message), r.err());
+        assertFalse(Files.exists(dir.resolve("cache")), "nothing was imported");
+    }
 }

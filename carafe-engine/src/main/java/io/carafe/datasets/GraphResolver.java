@@ -28,9 +28,10 @@ public final class GraphResolver {
             return new Resolved(baseName(asPath), GraphImporter.importEdgeList(asPath, options, cacheDir, progress));
         }
         DatasetCatalog catalog = DatasetCatalog.load();
-        Dataset dataset = catalog.find(graph).orElseThrow(() -> new IllegalArgumentException(
+        // missing input (exit 4), not bad usage: the option was well formed
+        Dataset dataset = catalog.find(graph).orElseThrow(() -> new DatasetUnavailableException(
                 "--graph '" + graph + "' is neither a file nor a dataset name; names: "
-                        + catalog.entries().stream().map(Dataset::name).collect(Collectors.joining(", "))));
+                        + catalog.entries().stream().map(Dataset::name).collect(Collectors.joining(", ")), null));
         ImportOptions effective = dataset.undirected() ? options.withUndirected(true) : options;
         if (dataset.generated()) {
             String kind = dataset.url().substring("generate:".length());
