@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
                 "the most frequent label among its neighbours (in- and out- on a directed graph; ties to the smallest).",
                 "-o writes every vertex's label."})
 final class CdlpCommand extends ProgramCommand {
-    @Option(names = {"-i", "--iterations"}, defaultValue = "10", description = "rounds (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-i", "--iterations"}, defaultValue = "10", description = "rounds, exactly (default: ${DEFAULT-VALUE}; gapbs's -i is a maximum)")
     int iterations;
 
     @Override

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 final class GraphOptions {
 
     @Option(names = {"-g", "--graph"}, required = true, paramLabel = "NAME|FILE",
-            description = "a dataset name (carafe datasets list) or an edge-list file (text or gzip)")
+            description = "a dataset name (carafe datasets list) or an edge-list file (text or gzip); not gapbs's -g, a generated graph's scale")
     String graph;
 
     @Option(names = {"-s", "--undirected"}, description = "store both directions of every edge")

@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 @Command(name = "pagerank",
         mixinStandardHelpOptions = true,
         header = "PageRank on the Pregel engine.",
-        description = {"Fixed iterations (--iterations, like gapbs and GraphX static PageRank), or until the L1 change",
+        description = {"Exactly --iterations iterations (as GraphX's static PageRank), or until the L1 change",
                 "of an iteration falls below --tolerance (at most --max-iterations). The rank of dangling vertices",
                 "(no out-edges) is spread over all vertices so ranks sum to 1, as LDBC Graphalytics defines it;",
                 "--dangling drop loses it instead, as in the original Pregel paper.",
@@ -33,10 +33,10 @@ final class PageRankCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
-    @Option(names = {"-d", "--damping"}, defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-d", "--damping"}, defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE}; in gapbs -d is the SSSP delta)")
     double damping;
 
-    @Option(names = {"-i", "--iterations"}, description = "run exactly this many iterations (default: 20 without --tolerance)")
+    @Option(names = {"-i", "--iterations"}, description = "run exactly this many iterations (default: 20 without --tolerance); gapbs's -i is a maximum, used with its tolerance: that is --tolerance with --max-iterations here")
     Integer iterations;
 
     @Option(names = {"-t", "--tolerance"}, description = "stop once the L1 change of an iteration is below this")
@@ -48,7 +48,7 @@ final class PageRankCommand implements Callable<Integer> {
     @Option(names = "--dangling", defaultValue = "spread", description = "spread or drop the rank of dangling vertices (default: ${DEFAULT-VALUE})")
     String dangling;
 
-    @Option(names = {"-k", "--top"}, defaultValue = "10", description = "vertices in the top table (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-k", "--top"}, defaultValue = "10", description = "vertices in the top table (default: ${DEFAULT-VALUE}; in gapbs -k is the average degree of a generated graph)")
     int top;
 
     @Spec

@@ -240,4 +240,14 @@ class PregelCommandsTest {
         assertTrue(r.err().contains(message), r.err());
         assertFalse(Files.exists(dir.resolve("cache")), "nothing was imported");
     }
+
+    /** Flag letters that mean something else in gapbs say so; PageRank's help does not claim gapbs's -i. */
+    @Test
+    void shouldSayWhereFlagsDifferFromGapbs() {
+        String pagerank = CarafeCli.commandLine().getSubcommands().get("pagerank").getUsageMessage();
+        for (String said : List.of("not gapbs's -g", "in gapbs -d is the SSSP delta", "gapbs's -i is a maximum", "in gapbs -k is the average degree")) {
+            assertTrue(pagerank.replaceAll("\\s+", " ").contains(said), "pagerank --help says " + said + ":\n" + pagerank);
+        }
+        assertFalse(pagerank.contains("like gapbs"), pagerank);
+    }
 }
