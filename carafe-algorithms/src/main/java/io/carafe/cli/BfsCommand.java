@@ -3,6 +3,7 @@ package io.carafe.cli;
 import io.carafe.algorithms.online.Bfs;
 import io.carafe.algorithms.online.Verifier;
 import io.rstore.RStore;
+import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -10,7 +11,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 
@@ -65,12 +65,12 @@ final class BfsCommand implements Callable<Integer> {
             }
             if (query.output != null) {
                 try (Output file = new Output(query.output)) {
-                    Writer w = file.writer();
-                    w.write("# id\tdepth\tparent\n");
+                    CSVPrinter table = file.table("id", "depth", "parent");
                     for (int v = 0; v < depth.length; v++) {
-                        w.write(g.originalId(v) + "\t" + (depth[v] < 0 ? "inf" : Integer.toString(depth[v])) + "\t"
-                                + (r.parent()[v] < 0 ? "-" : Long.toString(g.originalId(r.parent()[v]))) + "\n");
+                        table.printRecord(g.originalId(v), depth[v] < 0 ? "inf" : Integer.toString(depth[v]),
+                                r.parent()[v] < 0 ? "-" : Long.toString(g.originalId(r.parent()[v])));
                     }
+                    table.flush();
                     file.commit();
                 }
                 out.println("wrote " + query.output);

@@ -3,6 +3,7 @@ package io.carafe.cli;
 import io.carafe.algorithms.online.Dijkstra;
 import io.carafe.algorithms.online.Verifier;
 import io.rstore.RStore;
+import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -10,7 +11,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.util.concurrent.Callable;
 
 @Command(name = "dijkstra",
@@ -87,17 +87,12 @@ final class DijkstraCommand implements Callable<Integer> {
 
     private void write(LoadedGraph g, Dijkstra.Result r) throws IOException {
         try (Output file = new Output(query.output)) {
-            Writer w = file.writer();
-            w.write("# id\tdistance\tpredecessor\n");
+            CSVPrinter table = file.table("id", "distance", "predecessor");
             for (int v = 0; v < r.distance().length; v++) {
                 int p = r.predecessor()[v];
-                w.write(Long.toString(g.originalId(v)));
-                w.write('\t');
-                w.write(Output.distance(r.distance()[v]));
-                w.write('\t');
-                w.write(p < 0 ? "-" : Long.toString(g.originalId(p)));
-                w.write('\n');
+                table.printRecord(g.originalId(v), Output.distance(r.distance()[v]), p < 0 ? "-" : Long.toString(g.originalId(p)));
             }
+            table.flush();
             file.commit();
         }
     }

@@ -1,5 +1,8 @@
 package io.carafe.cli;
 
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,7 +16,9 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * A result file, written to a temporary name and renamed when complete, so a failed run
- * leaves no half-written file; gzip when the name ends in .gz.
+ * leaves no half-written file; gzip when the name ends in .gz. Tables are written by
+ * Apache Commons CSV: comma-separated for {@code .csv} (quoting where a field needs it),
+ * tab-separated otherwise, each with a plain header line.
  */
 final class Output implements AutoCloseable {
     private final Path target;
@@ -39,6 +44,13 @@ final class Output implements AutoCloseable {
         return writer;
     }
 
+    /** A table with these columns: CSV for a {@code .csv[.gz]} file, TSV for anything else; the header is written. */
+    CSVPrinter table(String... columns) throws IOException {
+        String name = target.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        CSVFormat format = name.endsWith(".csv") || name.endsWith(".csv.gz") ? CSVFormat.DEFAULT : CSVFormat.TDF;
+        return format.builder().setRecordSeparator('\n').setHeader(columns).get().print(writer);
+    }
+
     /** Marks the output complete: close() then renames it into place. */
     void commit() {
         done = true;
@@ -54,8 +66,11 @@ final class Output implements AutoCloseable {
         }
     }
 
-    /** A distance as TSV: shortest round-trip decimal, {@code inf} when unreachable. */
+    /** A distance: an integer as an integer, else the shortest round-trip decimal; {@code inf} when unreachable. */
     static String distance(double d) {
-        return Double.isInfinite(d) ? "inf" : Double.toString(d);
+        if (Double.isInfinite(d)) {
+            return "inf";
+        }
+        return d == Math.rint(d) && Math.abs(d) < 0x1p53 ? Long.toString((long) d) : Double.toString(d);
     }
 }

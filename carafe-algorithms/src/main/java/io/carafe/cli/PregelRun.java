@@ -11,14 +11,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
 import io.rstore.RStore;
+import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -108,18 +107,15 @@ final class PregelRun implements AutoCloseable {
         if (engine.output == null) {
             return;
         }
-        String file = engine.output.getFileName().toString().toLowerCase(Locale.ROOT);
-        char separator = file.endsWith(".csv") || file.endsWith(".csv.gz") ? ',' : '\t';
         try (Output out = new Output(engine.output)) {
-            Writer w = out.writer();
-            w.write(separator == ',' ? "id," + valueName + "\n" : "# id\t" + valueName + "\n");
-            StringBuilder line = new StringBuilder();
+            CSVPrinter table = out.table("id", valueName);
+            StringBuilder text = new StringBuilder();
             result.forEachValue((v, value) -> {
-                line.setLength(0);
-                line.append(graph.originalId(v)).append(separator);
-                format.append(v, value, line);
-                w.append(line).append('\n');
+                text.setLength(0);
+                format.append(v, value, text);
+                table.printRecord(graph.originalId(v), text);
             });
+            table.flush();
             out.commit();
         }
         System.err.println("wrote " + engine.output);

@@ -51,7 +51,7 @@ class CarafeCliTest {
     void shouldPrintDistanceAndPathInOriginalIds() throws IOException {
         Run r = run("dijkstra", "--graph", graph().toString(), "--weight-column", "3", "--source", "1", "--target", "6", "--verify");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("distance 1 -> 6: 10.0"), r.out());
+        assertTrue(r.out().contains("distance 1 -> 6: 10"), r.out());
         assertTrue(r.out().contains("path: 1 -> 2 -> 3 -> 6 (3 edges)"), r.out());
         assertTrue(r.out().contains("verify: OK"), r.out());
     }
@@ -61,9 +61,20 @@ class CarafeCliTest {
         Path out = dir.resolve("out/d.tsv");
         Run r = run("dijkstra", "-g", graph().toString(), "--weight-column", "3", "-r", "1", "-o", out.toString());
         assertEquals(0, r.exit(), r.err());
-        assertEquals(List.of("# id\tdistance\tpredecessor", "1\t0.0\t-", "2\t2.0\t1", "3\t3.0\t2", "4\tinf\t-", "6\t10.0\t3"),
+        assertEquals(List.of("id\tdistance\tpredecessor", "1\t0\t-", "2\t2\t1", "3\t3\t2", "4\tinf\t-", "6\t10\t3"),
                 Files.readAllLines(out));
         assertFalse(Files.exists(dir.resolve("out/d.tsv.partial")));
+    }
+
+    /** A .csv name means commas, for the online commands too (they wrote tabs whatever the name). */
+    @Test
+    void shouldWriteCsvWhenTheFileSaysCsv() throws IOException {
+        Path csv = dir.resolve("d.csv");
+        assertEquals(0, run("dijkstra", "-g", graph().toString(), "--weight-column", "3", "-r", "1", "-o", csv.toString()).exit());
+        assertEquals(List.of("id,distance,predecessor", "1,0,-", "2,2,1", "3,3,2", "4,inf,-", "6,10,3"), Files.readAllLines(csv));
+        Path bfs = dir.resolve("b.csv");
+        assertEquals(0, run("bfs", "-g", graph().toString(), "-r", "1", "-o", bfs.toString()).exit());
+        assertEquals("id,depth,parent", Files.readAllLines(bfs).getFirst());
     }
 
     @Test
@@ -89,7 +100,7 @@ class CarafeCliTest {
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("reached 4 of 5 vertices from 1 in 2 levels"), r.out());
         assertTrue(r.out().contains("path: 1 -> 3 -> 6"), r.out());
-        assertEquals(List.of("# id\tdepth\tparent", "1\t0\t-", "2\t1\t1", "3\t1\t1", "4\tinf\t-", "6\t2\t3"), Files.readAllLines(out));
+        assertEquals(List.of("id\tdepth\tparent", "1\t0\t-", "2\t1\t1", "3\t1\t1", "4\tinf\t-", "6\t2\t3"), Files.readAllLines(out));
     }
 
     @Test
@@ -126,7 +137,7 @@ class CarafeCliTest {
         assertTrue(neg.err().contains("negative weights"), neg.err());
         Run mapped = run("dijkstra", "-g", negative.toString(), "--weight-column", "3", "--weight-map", "abs", "-r", "1", "-t", "2");
         assertEquals(0, mapped.exit(), mapped.err());
-        assertTrue(mapped.out().contains("distance 1 -> 2: 3.0"), mapped.out());
+        assertTrue(mapped.out().contains("distance 1 -> 2: 3"), mapped.out());
     }
 
     @Test

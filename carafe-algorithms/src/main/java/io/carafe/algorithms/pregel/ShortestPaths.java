@@ -46,12 +46,14 @@ public final class ShortestPaths implements VertexProgram {
         return DoubleCombiner.MIN;
     }
 
-    /** Unreachable as {@code inf}, as carafe dijkstra and bfs write it. */
+    /** As carafe dijkstra writes distances: an integer as an integer, unreachable as {@code inf}. */
     @Override
     public void formatValue(RecordView value, StringBuilder out) {
         double d = value.getDouble(0);
         if (Double.isInfinite(d)) {
             out.append("inf");
+        } else if (d == Math.rint(d) && Math.abs(d) < 0x1p53) {
+            out.append((long) d);
         } else {
             out.append(d);
         }
