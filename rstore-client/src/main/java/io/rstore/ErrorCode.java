@@ -24,7 +24,8 @@ public enum ErrorCode {
     MASTER_UNAVAILABLE(15, true, "the master does not answer; check it is running"),
     UNSUPPORTED(16, false, "the cluster or transport does not support this call"),
     ABORTED(17, false, "the coordinator aborted the job after a failure elsewhere; that failure is the cause"),
-    INVALID_FRAME(18, false, "a frame on the wire is malformed, truncated or oversized; the peer speaks another protocol or version");
+    INVALID_FRAME(18, false, "a frame on the wire is malformed, truncated or oversized; the peer speaks another protocol or version"),
+    OVERLOADED(19, true, "the daemon is at its connection limit (rstore.net.max-connections); retry later, or raise the limit");
 
     private static final ErrorCode[] BY_CODE = new ErrorCode[32];
 

@@ -29,9 +29,14 @@ public interface MasterProtocol {
      * tells clients on its host where its chunk files are, {@code rdma} where its RDMA
      * device listens; either may be empty), proves
      * {@code controlToken} on every call it makes there, and returns the server's id.
+     * {@code chunkIds} are the chunks the server holds: a server this master does not know
+     * (it restarted, or marked the server dead) is told to release them before it is
+     * used, as no namespace here refers to them. A server registering again with the same
+     * address and token while the master knows it alive keeps its id and chunks: memory
+     * servers repeat this call every heartbeat, which is how they rejoin a restarted master.
      * UNSUPPORTED on a cluster whose servers live in the master's process.
      */
-    int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken);
+    int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds);
 
     NamespaceInfo createNamespace(long session, String name);
 

@@ -19,9 +19,9 @@ public final class AutoTransport implements Transport {
     private final Transport network;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-    public AutoTransport(Transport network, long timeoutMs) {
+    public AutoTransport(Transport network, long timeoutMs, String secret) {
         this.network = network;
-        this.rdma = new RdmaTransport(timeoutMs);
+        this.rdma = new RdmaTransport(timeoutMs, secret);
     }
 
     @Override

@@ -23,7 +23,7 @@ class AutoTransportTest {
         PrintStream err = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (AutoTransport auto = new AutoTransport(new TcpTransport(1_000, ""), 1_000)) {
+        try (AutoTransport auto = new AutoTransport(new TcpTransport(1_000, ""), 1_000, "")) {
             ServerInfo onCard = server(3, "", "disni://10.9.9.9:7410");
             assertEquals("tcp", auto.routeTo(onCard), "no RDMA device on this machine: tcp");
             assertEquals("tcp", auto.routeTo(onCard));

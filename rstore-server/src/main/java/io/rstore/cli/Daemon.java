@@ -27,6 +27,12 @@ final class Daemon {
     @Option(names = "--rdma-device", paramLabel = "KIND", description = "auto, disni, emulated or none (rstore.rdma.device)")
     String rdmaDevice;
 
+    @Option(names = "--print-jvm-options", hidden = true, description = "print the heap and direct-memory bounds for this configuration, then exit (bin/rstore)")
+    boolean printJvmOptions;
+
+    @Option(names = "--insecure", description = "without a cluster secret, listen on an address other hosts reach anyway (rstore.insecure)")
+    Boolean insecure;
+
     private final Map<RStoreConfig.Key, String> flags = new EnumMap<>(RStoreConfig.Key.class);
 
     /** Records a flag's value for {@code key} if the flag was given. */
@@ -38,7 +44,8 @@ final class Daemon {
     }
 
     RStoreConfig load() {
-        flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout).flag(RStoreConfig.Key.RDMA_DEVICE, rdmaDevice);
+        flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout).flag(RStoreConfig.Key.RDMA_DEVICE, rdmaDevice)
+                .flag(RStoreConfig.Key.INSECURE, insecure);
         return RStoreConfig.load(conf, System.getenv(), flags);
     }
 
@@ -48,10 +55,63 @@ final class Daemon {
         return Secrets.from(file.isEmpty() ? null : Path.of(file));
     }
 
-    /** The configured RDMA device, or null; when auto finds none, the log says why. */
-    static RdmaDevice rdma(RStoreConfig config, String who) {
+    /**
+     * Protected mode: the address to listen on. Empty means all interfaces with a cluster
+     * secret and loopback without one; without a secret, an address other hosts reach is
+     * refused unless {@code insecure}, and then the log warns.
+     */
+    static String bindAddress(String configured, String secret, boolean insecure, String who) {
+        if (configured.isEmpty()) {
+            return secret.isEmpty() ? "127.0.0.1" : "0.0.0.0";
+        }
+        if (!secret.isEmpty() || isLoopback(configured)) {
+            return configured;
+        }
+        if (!insecure) {
+            throw new IllegalArgumentException("refusing to listen on " + configured + " without a cluster secret: anyone who can connect"
+                    + " could read and write every namespace. Give the cluster a secret (--secret-file FILE with the secret on its first"
+                    + " line, chmod 600; or RSTORE_SECRET), or pass --insecure (rstore.insecure = true) on a network you trust");
+        }
+        log(who, "WARNING: listening on " + configured + " without a cluster secret (--insecure): anyone who can connect is let in");
+        return configured;
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return java.net.InetAddress.getByName(address).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve the address to listen on, " + address + ": " + e.getMessage());
+        }
+    }
+
+    /** Heap beyond the chunks: metadata, sessions, connection threads' objects. */
+    static final long HEAP = 512L << 20;
+    /** Direct memory beyond the chunks: connections' frame buffers, RDMA message buffers. */
+    static final long DIRECT_OVERHEAD = 512L << 20;
+
+    /**
+     * With --print-jvm-options, prints the JVM bounds a daemon whose chunks take
+     * {@code chunkBytes} of direct memory should run with, and returns true: bin/rstore
+     * starts the daemon with them, so a flood cannot grow it without bound.
+     */
+    static boolean printedJvmOptions(Daemon daemon, long chunkBytes) {
+        if (daemon != null && daemon.printJvmOptions) {
+            System.out.println("-Xmx" + (HEAP >> 20) + "m -XX:MaxDirectMemorySize=" + ((chunkBytes + DIRECT_OVERHEAD) >> 20) + "m");
+            return true;
+        }
+        return false;
+    }
+
+    /** What one connection may cost, from rstore.net.*. */
+    static io.rstore.net.NetLimits limits(RStoreConfig config) {
+        return new io.rstore.net.NetLimits(config.count(RStoreConfig.Key.MAX_CONNECTIONS), config.millis(RStoreConfig.Key.HANDSHAKE_TIMEOUT),
+                config.millis(RStoreConfig.Key.FRAME_TIMEOUT));
+    }
+
+    /** The configured RDMA device, or null; when auto finds none, the log says why. An emulated device's listeners require {@code secret}. */
+    static RdmaDevice rdma(RStoreConfig config, String who, String secret) {
         String kind = config.get(RStoreConfig.Key.RDMA_DEVICE);
-        RdmaDevice device = RdmaEnvironment.open(kind);
+        RdmaDevice device = RdmaEnvironment.open(kind, secret);
         if (device == null && kind.equals("auto")) {
             log(who, "no RDMA: " + RdmaEnvironment.unavailable() + " (rstore doctor says more)");
         }
@@ -65,7 +125,7 @@ final class Daemon {
 
     static void logConfig(String who, RStoreConfig config, List<RStoreConfig.Key> keys, String secret) {
         config.describe(keys).forEach(line -> log(who, line));
-        log(who, secret.isEmpty() ? "no cluster secret: anyone who can connect is let in" : "cluster secret required of every connection");
+        log(who, secret.isEmpty() ? "no cluster secret: anyone who can connect is let in (so by default only this host can)" : "cluster secret required of every connection");
     }
 
     /** Blocks until SIGTERM or Ctrl-C, then closes {@code node}. */

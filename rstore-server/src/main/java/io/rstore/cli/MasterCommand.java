@@ -40,20 +40,27 @@ final class MasterCommand implements Callable<Integer> {
     @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener for control calls (rstore.master.rdma.port)")
     Integer rdmaPort;
 
+    @Option(names = "--allow-remote-servers", description = "without a cluster secret, let memory servers on other hosts register (rstore.master.remote-servers)")
+    Boolean remoteServers;
+
     @Override
     public Integer call() throws InterruptedException {
         RStoreConfig config = daemon.flag(Key.MASTER_BIND, bind).flag(Key.MASTER_PORT, port).flag(Key.CHUNK_SIZE, chunkSize)
-                .flag(Key.HEARTBEAT, heartbeat).flag(Key.MASTER_RDMA_PORT, rdmaPort).load();
+                .flag(Key.HEARTBEAT, heartbeat).flag(Key.MASTER_RDMA_PORT, rdmaPort).flag(Key.REMOTE_SERVERS, remoteServers).load();
         String secret = Daemon.secret(config);
+        String bindTo = Daemon.bindAddress(config.get(Key.MASTER_BIND), secret, config.bool(Key.INSECURE), WHO);
+        if (Daemon.printedJvmOptions(daemon, 0)) {
+            return 0;
+        }
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_BIND, Key.MASTER_PORT, Key.CHUNK_SIZE, Key.HEARTBEAT, Key.RDMA_DEVICE, Key.MASTER_RDMA_PORT,
-                Key.TIMEOUT, Key.SECRET_FILE), secret);
-        RdmaDevice rdma = Daemon.rdma(config, WHO);
-        InetSocketAddress at = new InetSocketAddress(config.get(Key.MASTER_BIND), config.port(Key.MASTER_PORT));
+                Key.TIMEOUT, Key.SECRET_FILE, Key.INSECURE, Key.REMOTE_SERVERS, Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT), secret);
+        InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.MASTER_PORT));
+        RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         MasterNode master = MasterNode.start(config.bytes(Key.CHUNK_SIZE), at, secret, config.millis(Key.TIMEOUT), config.millis(Key.HEARTBEAT),
-                rdma, config.port(Key.MASTER_RDMA_PORT), line -> Daemon.log(WHO, line));
-        Daemon.log(WHO, "serving on " + config.get(Key.MASTER_BIND) + ":" + master.port() + " (transport tcp"
+                rdma, config.port(Key.MASTER_RDMA_PORT), Daemon.limits(config), config.bool(Key.REMOTE_SERVERS), line -> Daemon.log(WHO, line));
+        Daemon.log(WHO, "serving on " + bindTo + ":" + master.port() + " (transport tcp"
                 + (rdma == null ? "" : "; rdma on the " + rdma.kind() + " device at port " + master.rdmaPort()) + "; chunks of "
-                + Units.bytes(config.bytes(Key.CHUNK_SIZE)) + ")");
+                + Units.bytes(config.bytes(Key.CHUNK_SIZE)) + "; at most " + master.maxConnections() + " connections)");
         Daemon.runUntilStopped(WHO, master);
         return 0;
     }

@@ -18,8 +18,14 @@ import java.util.concurrent.CountDownLatch;
         description = {"Clients in other processes or on other hosts connect with rstore+tcp://HOST:PORT and use",
                 "the same API as the embedded cluster. Runs until stopped (Ctrl-C or SIGTERM)."})
 final class ServeCommand implements Callable<Integer> {
-    @Option(names = "--bind", defaultValue = "0.0.0.0", description = "address to listen on (default: ${DEFAULT-VALUE})")
+    @Option(names = "--bind", defaultValue = "", description = "address to listen on (default: 0.0.0.0 with a cluster secret, 127.0.0.1 without)")
     String bind;
+
+    @Option(names = "--print-jvm-options", hidden = true, description = "print the heap and direct-memory bounds, then exit (bin/rstore)")
+    boolean printJvmOptions;
+
+    @Option(names = "--insecure", description = "without a cluster secret, listen on an address other hosts reach anyway")
+    boolean insecure;
 
     @Option(names = {"-p", "--port"}, defaultValue = "7400", description = "port (default: ${DEFAULT-VALUE}; 0 picks a free one)")
     int port;
@@ -45,15 +51,21 @@ final class ServeCommand implements Callable<Integer> {
         RStoreSettings settings = RStoreSettings.defaults().withMemoryServers(servers)
                 .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity))
                 .withClusterSecret(Secrets.from(secretFile));
+        String bindTo = Daemon.bindAddress(bind, settings.clusterSecret(), insecure, "rstore serve");
+        if (printJvmOptions) {
+            System.out.println("-Xmx" + (Daemon.HEAP >> 20) + "m -XX:MaxDirectMemorySize="
+                    + ((servers * settings.serverCapacityBytes() + Daemon.DIRECT_OVERHEAD) >> 20) + "m");
+            return 0;
+        }
         Path shm = shmDir.isEmpty() || !Files.isDirectory(Path.of(shmDir)) ? null : Path.of(shmDir);
-        NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bind, port), shm);
+        NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress(bindTo, port), shm);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             cluster.close();
             stopped.countDown();
         }));
         // stdout carries the port so scripts (and tests) can find it
-        System.out.println("rstore serving on " + bind + ":" + cluster.port() + " (" + (shm == null ? "transport tcp" : "transports tcp and shm in " + shm)
+        System.out.println("rstore serving on " + bindTo + ":" + cluster.port() + " (" + (shm == null ? "transport tcp" : "transports tcp and shm in " + shm)
                 + ", master and " + servers
                 + " memory servers of " + capacity + ", chunks of " + chunkSize + ", "
                 + (settings.clusterSecret().isEmpty() ? "no cluster secret: anyone who can connect is let in" : "cluster secret required") + ")");

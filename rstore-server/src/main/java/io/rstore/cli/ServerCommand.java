@@ -60,17 +60,23 @@ final class ServerCommand implements Callable<Integer> {
         RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
                 .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.SERVER_RDMA_PORT, rdmaPort).load();
         String secret = Daemon.secret(config);
+        String bindTo = Daemon.bindAddress(config.get(Key.SERVER_BIND), secret, config.bool(Key.INSECURE), WHO);
+        if (Daemon.printedJvmOptions(daemon, config.bytes(Key.SERVER_CAPACITY))) {
+            return 0;
+        }
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
-                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE), secret);
-        RdmaDevice rdma = Daemon.rdma(config, WHO);
+                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE, Key.HEARTBEAT, Key.INSECURE,
+                Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT), secret);
+        RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         Path shm = config.get(Key.SHM_DIR).isEmpty() ? null : Path.of(config.get(Key.SHM_DIR));
         if (shm != null && !Files.isDirectory(shm)) {
             Daemon.log(WHO, "rstore.shm.dir " + shm + " does not exist: serving over tcp only");
             shm = null;
         }
-        InetSocketAddress at = new InetSocketAddress(config.get(Key.SERVER_BIND), config.port(Key.SERVER_PORT));
+        InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.SERVER_PORT));
         ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, config.get(Key.SERVER_ADVERTISE),
-                config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT));
+                config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT),
+                config.millis(Key.HEARTBEAT), Daemon.limits(config), line -> Daemon.log(WHO, line));
         String transports = "transports tcp"
                 + (server.shmLocation().isEmpty() ? "" : ", shm for clients on this host (chunk files in "
                         + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1) + ")")

@@ -23,9 +23,9 @@ public final class RStoreConfig {
     /** Every key, with its default and what it means (conf/rstore.conf says the same). */
     public enum Key {
         MASTER_HOST("rstore.master.host", "127.0.0.1", "where memory servers and clients find the master (host name or address)"),
-        MASTER_BIND("rstore.master.bind", "0.0.0.0", "address the master listens on"),
+        MASTER_BIND("rstore.master.bind", "", "address the master listens on (empty: 0.0.0.0 with a cluster secret, 127.0.0.1 without)"),
         MASTER_PORT("rstore.master.port", "7400", "port the master listens on"),
-        SERVER_BIND("rstore.server.bind", "0.0.0.0", "address a memory server listens on"),
+        SERVER_BIND("rstore.server.bind", "", "address a memory server listens on (empty: 0.0.0.0 with a cluster secret, 127.0.0.1 without)"),
         SERVER_PORT("rstore.server.port", "0", "port a memory server listens on (0: any free port; it tells the master)"),
         SERVER_ADVERTISE("rstore.server.advertise", "", "host clients reach a memory server at (empty: the bind address, or this host's name when bound to all)"),
         SERVER_CAPACITY("rstore.server.capacity", "8GiB", "DRAM one memory server may hand out (bytes: 4096, 64MiB, 8GiB)"),
@@ -37,7 +37,12 @@ public final class RStoreConfig {
         SERVER_RDMA_PORT("rstore.server.rdma.port", "0", "port a memory server's RDMA listener takes (0: any free port; it tells the master)"),
         SECRET_FILE("rstore.secret.file", "", "file whose first line is the cluster secret (empty: $RSTORE_SECRET, else no secret)"),
         TIMEOUT("rstore.timeout", "30s", "bound on any call or remote operation (durations: 500ms, 30s, 2m)"),
-        HEARTBEAT("rstore.heartbeat", "1s", "how often the master pings each memory server");
+        HEARTBEAT("rstore.heartbeat", "1s", "how often the master pings each memory server, and each server repeats its registration"),
+        INSECURE("rstore.insecure", "false", "let a daemon without a cluster secret listen on an address other hosts reach (true or false)"),
+        REMOTE_SERVERS("rstore.master.remote-servers", "false", "without a cluster secret, let memory servers on other hosts register (true or false)"),
+        MAX_CONNECTIONS("rstore.net.max-connections", "4096", "connections a daemon serves at once; more are refused (OVERLOADED)"),
+        HANDSHAKE_TIMEOUT("rstore.net.handshake-timeout", "10s", "bound on a new connection's answer to the challenge"),
+        FRAME_TIMEOUT("rstore.net.frame-timeout", "30s", "bound on the rest of a frame once it has begun, and on a client taking an answer");
 
         public final String name;
         public final String defaultValue;
@@ -153,7 +158,9 @@ public final class RStoreConfig {
         switch (key) {
             case MASTER_PORT, SERVER_PORT, MASTER_RDMA_PORT, SERVER_RDMA_PORT -> port(key);
             case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
-            case TIMEOUT, HEARTBEAT -> millis(key);
+            case TIMEOUT, HEARTBEAT, HANDSHAKE_TIMEOUT, FRAME_TIMEOUT -> millis(key);
+            case INSECURE, REMOTE_SERVERS -> bool(key);
+            case MAX_CONNECTIONS -> count(key);
             case TRANSPORT -> {
                 if (!List.of("auto", "shm", "tcp", "rdma").contains(get(key))) {
                     throw bad(key, "is not one of auto, shm, tcp, rdma (inproc is the embedded cluster, not a daemon)");
@@ -171,6 +178,27 @@ public final class RStoreConfig {
 
     public String get(Key key) {
         return values.get(key).text();
+    }
+
+    public boolean bool(Key key) {
+        return switch (get(key)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw bad(key, "is not true or false");
+        };
+    }
+
+    /** A positive whole number. */
+    public int count(Key key) {
+        try {
+            int n = Integer.parseInt(get(key));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw bad(key, "is not a positive whole number");
     }
 
     public int port(Key key) {
@@ -226,7 +254,7 @@ public final class RStoreConfig {
         lines.add(fileNote);
         for (Key k : keys) {
             Value v = values.get(k);
-            lines.add(String.format("  %-24s = %-16s (%s)", k.name, v.text().isEmpty() ? "\"\"" : v.text(), v.source()));
+            lines.add(String.format("  %-28s = %-16s (%s)", k.name, v.text().isEmpty() ? "\"\"" : v.text(), v.source()));
         }
         return lines;
     }

@@ -52,11 +52,13 @@ public final class Master implements MasterProtocol {
         final String shm;
         final String rdma;
         final ChunkService service;
+        final String controlToken; // a daemon's; null for a server in this process
         final ArrayDeque<Chunk> pool = new ArrayDeque<>();
         boolean alive = true;
 
-        Server(int id, String address, String shm, String rdma, ChunkService service) {
+        Server(int id, String address, String shm, String rdma, ChunkService service, String controlToken) {
             this.id = id;
+            this.controlToken = controlToken;
             this.address = address;
             this.shm = shm;
             this.rdma = rdma;
@@ -135,23 +137,35 @@ public final class Master implements MasterProtocol {
 
     /** Registers a memory server; returns its id. */
     public synchronized int registerServer(String address, ChunkService service) {
-        return registerServer(address, "", "", service);
+        return add(address, "", "", service, null);
     }
 
-    private synchronized int registerServer(String address, String shm, String rdma, ChunkService service) {
+    private int add(String address, String shm, String rdma, ChunkService service, String controlToken) {
         int id = servers.size();
-        servers.add(new Server(id, address, shm, rdma, service));
+        servers.add(new Server(id, address + (controlToken == null ? "" : "/" + id), shm, rdma, service, controlToken));
         return id;
     }
 
     @Override
-    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken) {
+    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
         if (connector == null) {
             throw ErrorCode.UNSUPPORTED.exception("this master's memory servers run in its own process; it takes no daemons");
         }
+        Integer known = known(address, controlToken);
+        if (known != null) {
+            return known; // the server's repeated registration: it is here, alive, with its chunks
+        }
         // connect outside the lock: a slow or unreachable server must not stall everyone else's calls
         ChunkService service = connector.connect(address, controlToken);
-        if (service.capacityBytes() != capacityBytes) {
+        try {
+            if (service.capacityBytes() != capacityBytes) {
+                throw ErrorCode.INVALID_ARGUMENT.exception("the server at " + address + " says it has " + service.capacityBytes()
+                        + " bytes, its registration said " + capacityBytes + "; is another server at that address?");
+            }
+            for (int chunk : chunkIds) { // no namespace here refers to them: what they held is gone with the old master
+                service.releaseChunk(chunk);
+            }
+        } catch (RuntimeException e) {
             if (service instanceof AutoCloseable connection) {
                 try {
                     connection.close();
@@ -159,12 +173,21 @@ public final class Master implements MasterProtocol {
                     // refusing it anyway
                 }
             }
-            throw ErrorCode.INVALID_ARGUMENT.exception("the server at " + address + " says it has " + service.capacityBytes()
-                    + " bytes, its registration said " + capacityBytes + "; is another server at that address?");
+            throw e;
         }
         synchronized (this) {
-            return registerServer(address + "/" + servers.size(), shm, rdma, service);
+            return add(address, shm, rdma, service, controlToken);
         }
+    }
+
+    /** The id of the live daemon server registered with this address and token, or null. */
+    private synchronized Integer known(String address, String controlToken) {
+        for (Server s : servers) {
+            if (s.alive && controlToken.equals(s.controlToken) && s.address.equals(address + "/" + s.id)) {
+                return s.id;
+            }
+        }
+        return null;
     }
 
     /** Marks a server dead: no new chunks go there; its chunks' data is lost. */

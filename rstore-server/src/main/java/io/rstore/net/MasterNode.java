@@ -11,7 +11,11 @@ import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.tcp.TcpCallConnection;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.SocketAddress;
 import java.util.function.Consumer;
 
 /**
@@ -29,8 +33,9 @@ public final class MasterNode implements AutoCloseable {
     private volatile boolean closed;
 
     private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, RdmaDevice rdma,
-                       int rdmaPort, Consumer<String> log) throws IOException {
+                       int rdmaPort, NetLimits limits, boolean remoteServers, Consumer<String> log) throws IOException {
         int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
+        String required = secret == null ? "" : secret;
         this.master = new Master(chunkSizeBytes, (address, token) -> {
             TcpAddress at = TcpAddress.parse(address);
             TcpCallConnection connection = TcpCallConnection.toServer(at.host(), at.port(), callTimeout, secret);
@@ -44,10 +49,10 @@ public final class MasterNode implements AutoCloseable {
             }
         });
         MasterService service = new MasterService(master);
-        this.tcp = new TcpServer(bind, service::connection, id -> null, secret);
+        this.tcp = new TcpServer(bind, peer -> service.connection(registrationRefused(peer, required, remoteServers)), id -> null, secret, limits);
         this.rdma = rdma;
         this.rdmaListener = rdma == null ? null : rdma.listen(new InetSocketAddress(bind.getAddress(), rdmaPort),
-                () -> RdmaControl.serving(service.connection(), secret == null ? "" : secret));
+                () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required));
         this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
             while (!closed) {
                 for (ServerInfo dead : master.checkServers()) {
@@ -62,21 +67,52 @@ public final class MasterNode implements AutoCloseable {
         });
     }
 
-    /** Starts serving on {@code bind} (port 0: any free port), over tcp only. */
-    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
-                                   Consumer<String> log) {
-        return start(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, null, 0, log);
+    /**
+     * Who may register a memory server (which then gets chunks of every namespace): with a
+     * cluster secret, whoever proved it; without one, only a peer on this host, unless the
+     * operator allows {@code remoteServers}. Null when {@code peer} may; else the reason.
+     */
+    static String registrationRefused(SocketAddress peer, String secret, boolean remoteServers) {
+        if (!secret.isEmpty() || remoteServers || (peer instanceof InetSocketAddress at && onThisHost(at.getAddress()))) {
+            return null;
+        }
+        return "without a cluster secret, memory servers may register only from the master's own host; give the cluster a secret"
+                + " (rstore.secret.file) or allow remote servers (rstore.master.remote-servers = true, --allow-remote-servers)";
     }
 
-    /** As {@link #start(long, InetSocketAddress, String, long, long, Consumer)}, taking control calls over {@code rdma} too, at {@code rdmaPort}. */
-    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
-                                   RdmaDevice rdma, int rdmaPort, Consumer<String> log) {
+    private static boolean onThisHost(InetAddress address) {
         try {
-            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, log);
+            return address != null && (address.isLoopbackAddress() || NetworkInterface.getByInetAddress(address) != null);
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+
+    /** Starts serving on {@code bind} (port 0: any free port), over tcp only, with the default limits, servers from this host only. */
+    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
+                                   Consumer<String> log) {
+        return start(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, null, 0, NetLimits.defaults(), false, log);
+    }
+
+    /**
+     * As {@link #start(long, InetSocketAddress, String, long, long, Consumer)}, taking control
+     * calls over {@code rdma} too, at {@code rdmaPort}, each connection bounded by
+     * {@code limits}; {@code remoteServers} lets memory servers on other hosts register
+     * without a cluster secret.
+     */
+    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
+                                   RdmaDevice rdma, int rdmaPort, NetLimits limits, boolean remoteServers, Consumer<String> log) {
+        try {
+            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, limits, remoteServers, log);
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
                     + " (is another rstore master there? pick another port)");
         }
+    }
+
+    /** The connections the tcp port serves at once (the configured limit, or less where descriptors allow fewer). */
+    public int maxConnections() {
+        return tcp.maxConnections();
     }
 
     public int port() {

@@ -15,6 +15,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.function.Consumer;
 
 /**
  * The memory server daemon: a {@link MemoryServer} served over TCP. It listens first, then
@@ -22,32 +23,52 @@ import java.util.HexFormat;
  * token the server made up for it) while clients connect to read and write them. Once
  * registered it needs the master for nothing on the data path: if the master dies,
  * mapped segments here stay readable and writable.
+ *
+ * <p>It repeats its registration every heartbeat on a connection of its own (a no-op while
+ * the master knows it): when the master restarts, or lost it, the server reconnects and
+ * registers again within a heartbeat of the master being back, reporting the chunks it
+ * holds, which a master that does not know them has it release.
  */
 public final class ServerNode implements AutoCloseable {
     private final MemoryServer memory;
     private final TcpServer tcp;
     private final String address;
+    private final String masterHost;
+    private final int masterPort;
+    private final String secret;
+    private final String token;
+    private final int timeoutMs;
+    private final Consumer<String> log;
     private volatile int id = -1;
+    private volatile boolean closed;
+    private RemoteMaster master; // the registration connection; null while the master is unreachable
+    private Thread rejoin;
 
     private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, Path shmDirectory,
-                       RdmaDevice rdma, int rdmaPort, String secret, int timeoutMs) throws IOException {
+                       RdmaDevice rdma, int rdmaPort, String secret, int timeoutMs, NetLimits limits, Consumer<String> log) throws IOException {
         this.memory = new MemoryServer(capacityBytes, shmDirectory == null ? null : new ShmChunkFiles(shmDirectory));
+        this.masterHost = masterHost;
+        this.masterPort = masterPort;
+        this.secret = secret;
+        this.timeoutMs = timeoutMs;
+        this.log = log;
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
-        String token = HexFormat.of().formatHex(random);
+        this.token = HexFormat.of().formatHex(random);
         try {
-            this.tcp = new TcpServer(bind, () -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret);
+            this.tcp = new TcpServer(bind, peer -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret,
+                    limits);
         } catch (IOException | RuntimeException e) {
             memory.close(); // its shm directory, if any, goes too
             throw e;
         }
         String host = advertiseHost == null || advertiseHost.isEmpty() ? reachableHost(bind) : advertiseHost;
         this.address = new TcpAddress(host, tcp.port()).toString();
-        try (RemoteMaster master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret))) {
+        try {
             if (rdma != null) {
                 memory.enableRdma(rdma, new InetSocketAddress(bind.getAddress(), rdmaPort), host);
             }
-            this.id = master.registerServer(address, memory.shmLocation(), memory.rdmaAddress(), capacityBytes, token);
+            this.id = register();
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -59,15 +80,59 @@ public final class ServerNode implements AutoCloseable {
      * reachable at {@code advertiseHost} (empty: {@link #reachableHost}). With
      * {@code shmDirectory} (else null) its chunks are files there, which clients on this
      * host map directly; with {@code rdma} (else null) they are registered on that device,
-     * whose listener takes {@code rdmaPort} (0: any free port).
+     * whose listener takes {@code rdmaPort} (0: any free port). Registers again every
+     * {@code heartbeatMs}, saying what happened through {@code log}.
      */
     public static ServerNode start(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes,
-                                   Path shmDirectory, RdmaDevice rdma, int rdmaPort, String secret, long timeoutMs) {
+                                   Path shmDirectory, RdmaDevice rdma, int rdmaPort, String secret, long timeoutMs, long heartbeatMs,
+                                   NetLimits limits, Consumer<String> log) {
+        ServerNode node;
         try {
-            return new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, rdma, rdmaPort, secret,
-                    (int) Math.min(timeoutMs, Integer.MAX_VALUE));
+            node = new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, rdma, rdmaPort, secret,
+                    (int) Math.min(timeoutMs, Integer.MAX_VALUE), limits, log);
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
+        }
+        node.rejoin = Thread.ofPlatform().name("rstore-rejoin").daemon().start(() -> node.rejoinEvery(heartbeatMs));
+        return node;
+    }
+
+    /** Registers (again) on the registration connection, opening it if it is not open; returns the id the master gave. */
+    private synchronized int register() {
+        if (master == null) {
+            master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret));
+        }
+        try {
+            return master.registerServer(address, memory.shmLocation(), memory.rdmaAddress(), memory.capacityBytes(), token, memory.chunkIds());
+        } catch (RuntimeException e) {
+            master.close();
+            master = null;
+            throw e;
+        }
+    }
+
+    private void rejoinEvery(long heartbeatMs) {
+        boolean lost = false;
+        while (!closed) {
+            try {
+                Thread.sleep(heartbeatMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                int now = register();
+                if (now != id || lost) {
+                    log.accept("registered with the master at " + masterHost + ":" + masterPort + " again, as memory server " + now
+                            + (now != id ? " (was " + id + ")" : ""));
+                    id = now;
+                }
+                lost = false;
+            } catch (RuntimeException e) {
+                if (!lost && !closed) {
+                    log.accept("lost the master (" + e.getMessage() + "); trying again every " + heartbeatMs + " ms");
+                }
+                lost = true;
+            }
         }
     }
 
@@ -114,6 +179,16 @@ public final class ServerNode implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
+        if (rejoin != null) {
+            rejoin.interrupt();
+        }
+        synchronized (this) {
+            if (master != null) {
+                master.close();
+                master = null;
+            }
+        }
         tcp.close();
         memory.close();
     }

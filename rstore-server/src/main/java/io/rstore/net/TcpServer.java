@@ -8,8 +8,10 @@ import io.rstore.transport.RegionTable;
 import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
@@ -20,8 +22,9 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 /**
  * Serves RStore over TCP: request frames go to a {@link FrameHandler} of the connection's
@@ -30,27 +33,51 @@ import java.util.function.Supplier;
  * key and bounds. One thread per connection answers its frames in order. A malformed
  * frame is answered with INVALID_FRAME and the connection is closed; everyone else is
  * served on.
+ *
+ * <p>What a connection may cost is bounded ({@link NetLimits}): at most so many at once
+ * (one more gets an OVERLOADED refusal instead of the challenge), the challenge answered
+ * within the handshake bound, buffers that grow only as a frame's bytes arrive and shrink
+ * after a large one, a begun frame finished within the frame bound. Accept failures (out of
+ * descriptors) back off and are logged at most once a second.
  */
 public final class TcpServer implements AutoCloseable {
     private final ServerSocketChannel listener;
-    private final Supplier<FrameHandler> handlers;
+    private final Function<SocketAddress, FrameHandler> handlers;
     private final IntFunction<RegionTable> regions;
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
+    private final AtomicInteger open = new AtomicInteger();
     private final String secret; // empty: none required
+    private final NetLimits limits;
+    private final int maxConnections;
     private final Thread acceptor;
     private volatile boolean closed;
 
     /**
-     * @param handlers a handler for each new connection, closed when the connection ends
+     * @param handlers a handler for each new connection from the given peer, closed when the connection ends
      * @param regions  the region table of memory server {@code id}, or null if not served here
      */
-    public TcpServer(InetSocketAddress bind, Supplier<FrameHandler> handlers, IntFunction<RegionTable> regions, String secret)
-            throws IOException {
+    public TcpServer(InetSocketAddress bind, Function<SocketAddress, FrameHandler> handlers, IntFunction<RegionTable> regions, String secret,
+                     NetLimits limits) throws IOException {
         this.secret = secret == null ? "" : secret;
-        this.listener = ServerSocketChannel.open().bind(bind);
+        this.limits = limits;
+        this.maxConnections = Math.min(limits.maxConnections(), NetLimits.connectionsTheDescriptorLimitAllows());
+        this.listener = ServerSocketChannel.open().bind(bind, ACCEPT_BACKLOG);
         this.handlers = handlers;
         this.regions = regions;
         this.acceptor = Thread.ofPlatform().name("rstore-accept").daemon().start(this::accept);
+    }
+
+    private static final int ACCEPT_BACKLOG = 1024;
+    private static final long CONNECTION_STACK = 256 << 10;
+
+    /** The connections served at once: the configured limit, or less where the descriptor limit allows fewer. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Connections open now. */
+    public int connections() {
+        return open.get();
     }
 
     public int port() {
@@ -63,20 +90,61 @@ public final class TcpServer implements AutoCloseable {
 
     private void accept() {
         int n = 0;
+        long backoffMs = 0;
         while (!closed) {
+            SocketChannel channel;
             try {
-                SocketChannel channel = listener.accept();
+                channel = listener.accept();
+                backoffMs = 0;
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) { // e.g. out of descriptors: the pending connection stays queued; try again later
+                if (closed) {
+                    return;
+                }
+                backoffMs = Math.min(MAX_ACCEPT_BACKOFF_MS, Math.max(1, backoffMs * 2));
+                logRefusal("accept failed: " + e.getMessage() + "; backing off " + backoffMs + " ms", "");
+                LockSupport.parkNanos(backoffMs * 1_000_000L);
+                continue;
+            }
+            if (open.incrementAndGet() > maxConnections) {
+                open.decrementAndGet();
+                refuseOverLimit(channel);
+                continue;
+            }
+            try {
                 channel.socket().setTcpNoDelay(true);
                 keepAlive(channel);
                 connections.add(channel);
-                Thread.ofPlatform().name("rstore-conn-" + n++).daemon().start(() -> serve(channel));
-            } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
-                if (!closed) {
-                    System.err.println("rstore: accept failed: " + e.getMessage());
-                }
+                Thread.ofPlatform().name("rstore-conn-" + n++).stackSize(CONNECTION_STACK).daemon().start(() -> serve(channel));
+            } catch (IOException | RuntimeException | OutOfMemoryError e) { // no thread to be had: this one connection is refused
+                connections.remove(channel);
+                open.decrementAndGet();
+                closeQuietly(channel);
+                logRefusal("a connection (" + e + ")", "; connection closed");
             }
+        }
+    }
+
+    private static final long MAX_ACCEPT_BACKOFF_MS = 1_000;
+
+    /** The refusal in place of the challenge (a few bytes into a fresh socket's buffer: never blocks for long), then the hang-up. */
+    private void refuseOverLimit(SocketChannel channel) {
+        try (channel) {
+            channel.configureBlocking(false);
+            channel.write(Handshake.refusal(maxConnections));
+            logRefusal("a connection from " + channel.getRemoteAddress() + ": " + maxConnections
+                    + " connections open, the limit (rstore.net.max-connections)", "; connection closed");
+        } catch (IOException e) {
+            // it went away first
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
         }
     }
 
@@ -97,92 +165,151 @@ public final class TcpServer implements AutoCloseable {
     }
 
     private void serve(SocketChannel channel) {
-        FrameHandler handler = handlers.get();
-        ByteBuffer frame = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer reply = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-        try (channel; Selector selector = Selector.open()) {
+        FrameHandler handler = null;
+        try (channel; Selector selector = Selector.open(); FrameBuffer frame = new FrameBuffer()) {
             channel.configureBlocking(false);
             channel.register(selector, SelectionKey.OP_READ);
             Poller poller = new Poller(channel, selector);
             if (!handshake(channel, poller)) {
                 return;
             }
+            handler = handlers.apply(channel.getRemoteAddress());
+            ByteBuffer reply = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_RESPONSE_BODY).order(ByteOrder.LITTLE_ENDIAN);
             while (!closed) {
-                frame.clear().limit(4);
-                if (!poller.readFully(frame)) {
+                ByteBuffer in = frame.reset();
+                in.limit(4);
+                if (!poller.awaitBytes(in)) {
                     return; // the peer closed
                 }
-                int length = frame.getInt(0);
+                long deadline = System.nanoTime() + limits.frameTimeoutMs() * 1_000_000L; // the rest of the frame within this
+                if (!poller.readFully(in, deadline)) {
+                    return;
+                }
+                int length = in.getInt(0);
                 if (length < Frames.HEADER - 4 || length > Frames.MAX_FRAME) {
                     refuse(channel, "a frame of " + length + " bytes");
                     return;
                 }
                 // the header first: a data request's payload goes straight into chunk memory
                 int fixed = Math.min(4 + length, Frames.HEADER + Frames.DATA_REQUEST_BODY);
-                frame.limit(fixed).position(4);
-                if (!poller.readFully(frame)) {
+                in.limit(fixed);
+                if (!poller.readFully(in, deadline)) {
                     return;
                 }
-                int kind = frame.get(7);
+                int kind = in.get(7);
                 if (kind == Frames.DATA_REQUEST) {
-                    if (!data(frame, length, poller, channel, reply)) {
+                    if (!data(in, length, poller, deadline, channel, reply)) {
                         refuse(channel, "a malformed data request");
                         return;
                     }
                     continue;
                 }
-                if (frame.capacity() < 4 + length) {
-                    ByteBuffer bigger = ByteBuffer.allocateDirect(4 + length).order(ByteOrder.LITTLE_ENDIAN);
-                    frame.flip();
-                    bigger.put(frame);
-                    frame = bigger;
+                // the body: the buffer grows as its bytes arrive, never ahead of them
+                while (in.position() < 4 + length) {
+                    if (!in.hasRemaining()) {
+                        in = frame.grow(4 + length);
+                    }
+                    in.limit(Math.min(4 + length, in.capacity()));
+                    if (!poller.readFully(in, deadline)) {
+                        return;
+                    }
                 }
-                frame.limit(4 + length);
-                if (!poller.readFully(frame)) {
-                    return;
-                }
-                frame.flip();
-                ByteBuffer answer = handler.handle(frame);
-                writeFully(channel, answer);
+                in.flip();
+                ByteBuffer answer = handler.handle(in);
+                writeFully(channel, answer, limits.frameTimeoutMs());
                 if (Frames.isHangUp(answer)) {
                     return;
                 }
             }
         } catch (IOException e) {
-            // the peer went away: nothing to answer
+            // the peer went away (or stalled past the frame bound): nothing to answer
         } catch (RuntimeException e) { // e.g. chunk memory closed under an operation while shutting down
-            logRefusal("a connection ended by " + e);
+            logRefusal("a connection ended by " + e, "");
         } finally {
             connections.remove(channel);
-            handler.close(); // a client that died (even by SIGKILL) leaves no references behind
+            open.decrementAndGet();
+            if (handler != null) {
+                handler.close(); // a client that died (even by SIGKILL) leaves no references behind
+            }
         }
     }
 
-    /** Challenges the client; with a secret required, only a correct proof within the bound lets it on. */
+    /**
+     * A connection's frame buffer: small until a frame needs more, grown by doubling as the
+     * bytes arrive (so memory follows what a peer has sent, not what its header claims), and
+     * freed at once after a large frame rather than when a garbage collection notices it.
+     */
+    private static final class FrameBuffer implements AutoCloseable {
+        private static final int SMALL = 4 << 10;
+        private static final int KEPT = 64 << 10;
+        private Arena arena;
+        private ByteBuffer buffer;
+
+        ByteBuffer reset() {
+            if (buffer == null || buffer.capacity() > KEPT) {
+                close();
+                buffer = allocate(SMALL);
+            }
+            return buffer.clear();
+        }
+
+        /** A buffer twice as large (at most {@code max}) holding what this one read so far, ready to read on. */
+        ByteBuffer grow(int max) {
+            Arena old = arena;
+            ByteBuffer read = buffer.flip();
+            buffer = allocate((int) Math.min(max, 2L * read.capacity())).put(read);
+            old.close();
+            return buffer;
+        }
+
+        private ByteBuffer allocate(int bytes) {
+            arena = Arena.ofConfined();
+            return arena.allocate(bytes, 8).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        @Override
+        public void close() {
+            if (arena != null) {
+                arena.close();
+                arena = null;
+            }
+        }
+    }
+
+    /**
+     * Challenges the client, which must answer within the handshake bound (with or without a
+     * secret required, so a silent connection costs nothing for long); with a secret, only a
+     * correct proof lets it on.
+     */
     private boolean handshake(SocketChannel channel, Poller poller) throws IOException {
         byte[] nonce = Handshake.nonce();
-        writeFully(channel, Handshake.challenge(!secret.isEmpty(), nonce));
-        if (secret.isEmpty()) {
-            return true;
-        }
+        writeFully(channel, Handshake.challenge(!secret.isEmpty(), nonce), limits.handshakeTimeoutMs());
         ByteBuffer proof = ByteBuffer.allocate(Handshake.PROOF_FRAME);
-        boolean arrived = poller.readFully(proof, System.nanoTime() + HANDSHAKE_NANOS);
-        boolean accepted = arrived && Handshake.verify(proof.flip(), secret, nonce);
-        writeFully(channel, Handshake.verdict(accepted));
+        if (!poller.readFully(proof, System.nanoTime() + limits.handshakeTimeoutMs() * 1_000_000L)) {
+            logRefusal("a connection from " + channel.getRemoteAddress() + " that did not answer the challenge within "
+                    + limits.handshakeTimeoutMs() + " ms", "; connection closed");
+            return false;
+        }
+        proof.flip();
+        if (secret.isEmpty() && !Handshake.isProof(proof)) {
+            refuse(channel, "an answer to the challenge that is not a proof frame");
+            return false;
+        }
+        boolean accepted = secret.isEmpty() || Handshake.verify(proof, secret, nonce);
+        writeFully(channel, Handshake.verdict(accepted), limits.handshakeTimeoutMs());
         if (!accepted) {
-            logRefusal("a connection without the cluster secret from " + channel.getRemoteAddress());
+            logRefusal("a connection without the cluster secret from " + channel.getRemoteAddress(), "; connection closed");
         }
         return accepted;
     }
-
-    private static final long HANDSHAKE_NANOS = 10_000_000_000L;
 
     /**
      * Carries out one read or write with no copy on this side: a write's payload is read
      * from the socket straight into the chunk, a read's bytes are written from the chunk
      * behind the answer's header. Returns false when the frame is malformed.
      */
-    private boolean data(ByteBuffer frame, int frameLength, Poller poller, SocketChannel channel, ByteBuffer reply) throws IOException {
+    private boolean data(ByteBuffer frame, int frameLength, Poller poller, long deadline, SocketChannel channel, ByteBuffer reply)
+            throws IOException {
         if (frame.position() < Frames.HEADER + Frames.DATA_REQUEST_BODY || frame.get(4) != 'S' || frame.get(5) != 'R' || frame.get(6) != 1) {
             return false;
         }
@@ -204,10 +331,10 @@ public final class TcpServer implements AutoCloseable {
         int status = table == null ? ErrorCode.SERVER_UNAVAILABLE.code() : (memory == null ? table.status(chunk, key, offset, length) : 0);
         if (type == Frames.WRITE) {
             if (memory != null) {
-                if (!poller.readFully(poller.window.window(memory, offset, length))) {
+                if (!poller.readFully(poller.window.window(memory, offset, length), deadline)) {
                     throw new IOException("the peer closed mid-request");
                 }
-            } else if (!poller.discard(length)) { // refused: still take the bytes off the wire
+            } else if (!poller.discard(length, deadline)) { // refused: still take the bytes off the wire
                 throw new IOException("the peer closed mid-request");
             }
         }
@@ -219,28 +346,28 @@ public final class TcpServer implements AutoCloseable {
         ByteBuffer[] out = poller.out;
         out[0] = reply;
         out[1] = withPayload ? poller.window.window(memory, offset, length) : NOTHING;
-        writeFully(channel, out);
+        writeFully(channel, out, limits.frameTimeoutMs());
         out[1] = null;
         return true;
     }
 
     private void refuse(SocketChannel channel, String what) throws IOException {
-        writeFully(channel, Frames.invalidFrameError(what));
-        logRefusal(what + " from " + channel.getRemoteAddress());
+        writeFully(channel, Frames.invalidFrameError(what), limits.frameTimeoutMs());
+        logRefusal(what + " from " + channel.getRemoteAddress(), "; connection closed");
     }
 
     private long lastRefusalLog;
     private long refusalsNotLogged;
 
-    /** At most one line a second, so a flood of garbage cannot flood the log. */
-    private synchronized void logRefusal(String what) {
+    /** At most one line a second, so a flood of garbage (or of failed accepts) cannot flood the log. */
+    private synchronized void logRefusal(String what, String outcome) {
         long now = System.nanoTime();
         if (lastRefusalLog != 0 && now - lastRefusalLog < 1_000_000_000L) {
             refusalsNotLogged++;
             return;
         }
-        String more = refusalsNotLogged > 0 ? " (and " + refusalsNotLogged + " more refused since the last line)" : "";
-        System.err.println("rstore: refused " + what + "; connection closed" + more);
+        String more = refusalsNotLogged > 0 ? " (and " + refusalsNotLogged + " more refusals or failures since the last line)" : "";
+        System.err.println("rstore: " + (outcome.isEmpty() ? "" : "refused ") + what + outcome + more);
         lastRefusalLog = now;
         refusalsNotLogged = 0;
     }
@@ -256,34 +383,43 @@ public final class TcpServer implements AutoCloseable {
         // the connection's reusable views for the data path: no allocation per operation
         final SegmentWindow window = new SegmentWindow();
         final ByteBuffer[] out = new ByteBuffer[2];
+        private boolean eof;
 
         Poller(SocketChannel channel, Selector selector) {
             this.channel = channel;
             this.selector = selector;
         }
 
-        /** Reads and drops {@code bytes} (the payload of a refused write). */
-        boolean discard(long bytes) throws IOException {
+        /** Reads and drops {@code bytes} (the payload of a refused write), giving up (false) at {@code deadline}. */
+        boolean discard(long bytes, long deadline) throws IOException {
             ByteBuffer scratch = ByteBuffer.allocate((int) Math.min(bytes, 1 << 16));
             for (long left = bytes; left > 0; left -= scratch.position()) {
                 scratch.clear().limit((int) Math.min(left, scratch.capacity()));
-                if (!readFully(scratch)) {
+                if (!readFully(scratch, deadline)) {
                     return false;
                 }
             }
             return true;
         }
 
-        boolean readFully(ByteBuffer buffer) throws IOException {
-            return readFully(buffer, Long.MAX_VALUE);
+        /** Waits, with no bound, until some bytes arrive in {@code buffer} (false: the peer closed, or this server did). */
+        boolean awaitBytes(ByteBuffer buffer) throws IOException {
+            int start = buffer.position();
+            while (buffer.position() == start) {
+                if (!readFully(buffer, System.nanoTime() + SELECT_MS * 1_000_000L) && (eof || closed)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
-        /** Like {@link #readFully(ByteBuffer)}, giving up (false) at {@code deadline} (System.nanoTime()). */
+        /** Fills {@code buffer}, giving up (false) at {@code deadline} (System.nanoTime()) or when the peer closes. */
         boolean readFully(ByteBuffer buffer, long deadline) throws IOException {
             long idleSince = System.nanoTime();
             while (buffer.hasRemaining()) {
                 int n = channel.read(buffer);
                 if (n < 0) {
+                    eof = true;
                     return false;
                 }
                 if (n > 0) {
@@ -306,21 +442,19 @@ public final class TcpServer implements AutoCloseable {
     private static final long SPIN_NANOS = 50_000;
     private static final long SELECT_MS = 100;
 
-    /** Writes all of {@code buffer} to a non-blocking channel (a full socket means the client is busy: wait briefly, within a bound). */
-    private static void writeFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
-        writeFully(channel, new ByteBuffer[] {buffer});
+    /** Writes all of {@code buffer} to a non-blocking channel (a full socket means the client is busy: wait, within {@code boundMs}). */
+    private static void writeFully(SocketChannel channel, ByteBuffer buffer, long boundMs) throws IOException {
+        writeFully(channel, new ByteBuffer[] {buffer}, boundMs);
     }
 
-    /** A client that takes none of an answer's bytes for this long is dropped (its connection closed). */
-    private static final long STALLED_NANOS = 30_000_000_000L;
-
-    private static void writeFully(SocketChannel channel, ByteBuffer[] buffers) throws IOException {
+    /** A client that takes none of an answer's bytes for {@code boundMs} is dropped (its connection closed). */
+    private static void writeFully(SocketChannel channel, ByteBuffer[] buffers, long boundMs) throws IOException {
         long progress = System.nanoTime();
         while (buffers[buffers.length - 1].hasRemaining() || buffers[0].hasRemaining()) {
             if (channel.write(buffers) > 0) {
                 progress = System.nanoTime();
-            } else if (System.nanoTime() - progress > STALLED_NANOS) {
-                throw new IOException("the client took no bytes for " + STALLED_NANOS / 1_000_000_000 + " s");
+            } else if (System.nanoTime() - progress > boundMs * 1_000_000L) {
+                throw new IOException("the client took no bytes for " + boundMs + " ms");
             } else {
                 LockSupport.parkNanos(1_000);
             }

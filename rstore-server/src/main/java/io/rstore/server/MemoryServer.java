@@ -192,6 +192,11 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
         usedBytes -= bytes;
     }
 
+    /** The ids of the chunks this server holds. */
+    public synchronized int[] chunkIds() {
+        return arenas.keySet().toIntArray();
+    }
+
     @Override
     public long capacityBytes() {
         return capacityBytes;

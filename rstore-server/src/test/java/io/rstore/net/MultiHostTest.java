@@ -114,12 +114,14 @@ class MultiHostTest {
                 rstore.shm.dir =
                 rstore.timeout = 10s
                 """);
-        Process m = java(master, "io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--bind", "10.77.0.1", "--port", "7400");
+        // a private test network without a cluster secret: protected mode wants that said (--insecure), and servers on other hosts allowed
+        Process m = java(master, "io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--bind", "10.77.0.1", "--port", "7400",
+                "--insecure", "--allow-remote-servers");
         JavaProcesses.awaitLine(m, "serving on 10\\.77\\.0\\.1:7400", 60);
         for (int i = 0; i < 2; i++) {
             String address = "10.77.0." + (2 + i);
             Process s = java(servers[i], "io.rstore.cli.RStoreCli", "server", "--conf", conf.toString(), "--master", "10.77.0.1:7400",
-                    "--bind", address, "--port", "7401");
+                    "--bind", address, "--port", "7401", "--insecure");
             JavaProcesses.awaitLine(s, "serving 64 MiB at rstore\\+tcp://" + address.replace(".", "\\.") + ":7401", 60);
         }
         List<Process> running = new ArrayList<>();

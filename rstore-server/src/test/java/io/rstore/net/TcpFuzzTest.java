@@ -78,29 +78,48 @@ class TcpFuzzTest {
         }
     }
 
-    /** Random bytes, frames with lying lengths, or valid-looking headers with bad kinds, types and bodies. */
+    /**
+     * Random bytes in place of the handshake's answer, or a valid answer (no secret is set)
+     * followed by frames with lying lengths, valid-looking headers with bad kinds, types and
+     * bodies, or a request of every call in turn (master calls 1-20, chunk calls 32-36, the
+     * data request) with a random body, cut short or run long.
+     */
     private static byte[] garbage(Random random, int i) {
-        switch (i % 4) {
-            case 0 -> {
-                byte[] b = new byte[1 + random.nextInt(200)];
-                random.nextBytes(b);
-                return b;
-            }
-            case 1 -> { // a length that claims more than is sent, or more than the limit
-                ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-                b.putInt(random.nextBoolean() ? Integer.MAX_VALUE : 100 + random.nextInt(1000)).putInt(random.nextInt());
-                return b.array();
-            }
-            default -> { // a plausible header: magic and version right, the rest random
+        if (i % 5 == 0) {
+            byte[] b = new byte[1 + random.nextInt(200)];
+            random.nextBytes(b);
+            return b;
+        }
+        ByteBuffer proof = Handshake.proofFrame("", null);
+        ByteBuffer b = ByteBuffer.allocate(proof.remaining() + 18 + 96).order(ByteOrder.LITTLE_ENDIAN).put(proof);
+        switch (i % 5) {
+            case 1 -> // a length that claims more than is sent, or more than the limit
+                    b.putInt(random.nextBoolean() ? Integer.MAX_VALUE : 100 + random.nextInt(1000)).putInt(random.nextInt());
+            case 2 -> { // a plausible header: magic and version right, the rest random
                 int bodyBytes = random.nextInt(64);
-                ByteBuffer b = ByteBuffer.allocate(18 + bodyBytes).order(ByteOrder.LITTLE_ENDIAN);
-                b.putInt(14 + bodyBytes).putShort((short) 0x5253).put((byte) 1).put((byte) random.nextInt(7))
-                        .putShort((short) random.nextInt(40)).putLong(random.nextLong()); // master calls 1-19, chunk calls 32-36
-                byte[] body = new byte[bodyBytes];
-                random.nextBytes(body);
-                b.put(body);
-                return b.array();
+                b.putInt(14 + bodyBytes).putShort((short) 0x5253).put((byte) 1).put((byte) random.nextInt(8))
+                        .putShort((short) random.nextInt(40)).putLong(random.nextLong());
+                b.put(randomBytes(random, bodyBytes));
+            }
+            default -> { // each call in turn: a request frame of that type, its body random and of a random length
+                // master calls, chunk calls, and (negative here) the data request's read and write
+                int[] types = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 32, 33, 34, 35, 36, -Frames.READ, -Frames.WRITE};
+                int pick = types[(i / 5) % types.length];
+                boolean data = pick < 0;
+                int type = Math.abs(pick);
+                int bodyBytes = random.nextInt(96);
+                int claimed = random.nextInt(4) == 0 ? bodyBytes + 1 + random.nextInt(8) : bodyBytes; // sometimes cut short
+                b.putInt(14 + claimed).putShort((short) 0x5253).put((byte) 1).put((byte) (data ? Frames.DATA_REQUEST : 1))
+                        .putShort((short) type).putLong(random.nextLong());
+                b.put(randomBytes(random, bodyBytes));
             }
         }
+        return java.util.Arrays.copyOf(b.array(), b.position());
+    }
+
+    private static byte[] randomBytes(Random random, int n) {
+        byte[] bytes = new byte[n];
+        random.nextBytes(bytes);
+        return bytes;
     }
 }

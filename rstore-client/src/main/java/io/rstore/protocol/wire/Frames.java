@@ -20,8 +20,8 @@ public final class Frames {
     public static final int MAGIC = ('R' << 8) | 'S';
     static final int VERSION = 1;
     static final int REQUEST = 1;
-    static final int RESPONSE = 2;
-    static final int ERROR = 3;
+    public static final int RESPONSE = 2;
+    public static final int ERROR = 3;
     public static final int DATA_REQUEST = 4;
     public static final int DATA_RESPONSE = 5;
     /** Data frame types: one-sided operations. */

@@ -14,9 +14,11 @@ import java.security.SecureRandom;
 
 /**
  * The first exchange on every tcp connection (docs/protocol.md): the server sends a
- * challenge (whether a cluster secret is required, and a fresh 16-byte nonce); if one is
- * required the client answers with HMAC-SHA256(secret, nonce) and the server replies OK
- * or UNAUTHORIZED and hangs up. The secret itself never crosses the wire.
+ * challenge (whether a cluster secret is required, and a fresh 16-byte nonce), or an
+ * OVERLOADED error when it is at its connection limit. The client always answers with a
+ * proof frame, HMAC-SHA256(secret, nonce) when a secret is required (zeros otherwise),
+ * within the server's handshake bound, and the server replies OK, or UNAUTHORIZED and
+ * hangs up. The secret itself never crosses the wire.
  */
 public final class Handshake {
     public static final int CHALLENGE = 6;
@@ -43,9 +45,19 @@ public final class Handshake {
         return b;
     }
 
+    /** What a server at its connection limit sends instead of the challenge before it hangs up. */
+    public static ByteBuffer refusal(int connections) {
+        WireBuffer out = Frames.start(Frames.ERROR, 0, 0);
+        out.putInt(ErrorCode.OVERLOADED.code()).putString("it has " + connections + " connections open, its limit");
+        return Frames.finish(out);
+    }
+
     /** Reads a challenge frame; returns the nonce, or null when no secret is required. */
     public static byte[] readChallenge(ByteBuffer frame, String peer) {
         frame.order(ByteOrder.LITTLE_ENDIAN);
+        if (frame.remaining() >= Frames.HEADER && frame.get(7) == Frames.ERROR) {
+            checkVerdict(frame.duplicate(), peer); // a refusal: throws with its code and reason
+        }
         if (frame.remaining() != CHALLENGE_FRAME || frame.getInt(0) != CHALLENGE_FRAME - 4 || frame.get(7) != CHALLENGE
                 || (frame.getShort(4) & 0xFFFF) != Frames.MAGIC) {
             throw ErrorCode.INVALID_FRAME.exception(peer + " did not open with an RStore challenge; is it an RStore server of this version?");
@@ -58,18 +70,24 @@ public final class Handshake {
         return nonce;
     }
 
+    /** The answer to a challenge: the proof of {@code secret} for {@code nonce}, or zeros when no secret is required (null nonce). */
     public static ByteBuffer proofFrame(String secret, byte[] nonce) {
         ByteBuffer b = ByteBuffer.allocate(PROOF_FRAME).order(ByteOrder.LITTLE_ENDIAN);
         Frames.writeHeader(b, PROOF_FRAME - 4, PROOF, 0, 0);
-        b.put(proof(secret, nonce)).flip();
+        b.put(nonce == null ? new byte[PROOF_BYTES] : proof(secret, nonce)).flip();
         return b;
+    }
+
+    /** Whether a frame has the shape of a proof frame (its content unchecked: no secret is required). */
+    public static boolean isProof(ByteBuffer frame) {
+        frame.order(ByteOrder.LITTLE_ENDIAN);
+        return frame.remaining() == PROOF_FRAME && frame.getInt(0) == PROOF_FRAME - 4 && frame.get(7) == PROOF
+                && (frame.getShort(4) & 0xFFFF) == Frames.MAGIC;
     }
 
     /** Whether a proof frame answers the nonce with this secret (compared in constant time). */
     public static boolean verify(ByteBuffer frame, String secret, byte[] nonce) {
-        frame.order(ByteOrder.LITTLE_ENDIAN);
-        if (frame.remaining() != PROOF_FRAME || frame.getInt(0) != PROOF_FRAME - 4 || frame.get(7) != PROOF
-                || (frame.getShort(4) & 0xFFFF) != Frames.MAGIC) {
+        if (!isProof(frame)) {
             return false;
         }
         byte[] got = new byte[PROOF_BYTES];
@@ -92,39 +110,60 @@ public final class Handshake {
         if (header.kind() == Frames.ERROR) {
             ErrorCode code = ErrorCode.of(header.body().getInt());
             throw code.exception(peer + " refused the connection: " + header.body().getString()
-                    + "; give the cluster's secret (RSTORE_SECRET, or RStoreSettings.withClusterSecret)");
+                    + (code == ErrorCode.UNAUTHORIZED ? "; give the cluster's secret (RSTORE_SECRET, or RStoreSettings.withClusterSecret)" : ""));
         }
     }
 
     /**
      * The client's half over a connection's streams (bounded by the socket's read timeout):
-     * reads the challenge, proves the secret if one is required, checks the verdict.
+     * reads the challenge, answers it (proving the secret if one is required), checks the verdict.
      */
     public static void clientSide(java.io.InputStream in, java.io.OutputStream out, String secret, String peer) throws java.io.IOException {
         java.io.DataInputStream data = new java.io.DataInputStream(in);
-        byte[] challenge = new byte[CHALLENGE_FRAME];
-        data.readFully(challenge);
-        byte[] nonce = readChallenge(ByteBuffer.wrap(challenge), peer);
-        if (nonce == null) {
-            return;
-        }
-        if (secret == null || secret.isEmpty()) {
+        byte[] nonce = readChallenge(readSmallFrame(data, peer), peer);
+        if (nonce != null && (secret == null || secret.isEmpty())) {
             throw ErrorCode.UNAUTHORIZED.exception(peer + " requires a cluster secret and none was given; set RSTORE_SECRET"
                     + " (or RStoreSettings.withClusterSecret)");
         }
         ByteBuffer proof = proofFrame(secret, nonce);
         out.write(proof.array(), 0, proof.limit());
         out.flush();
+        checkVerdict(readSmallFrame(data, peer), peer);
+    }
+
+    /**
+     * The server's half over a connection's streams (bounded by the socket's read timeout,
+     * which the caller sets to the handshake bound): challenges, reads the proof, answers
+     * with the verdict. Returns whether the client may go on; no more than the few bytes of
+     * these frames is spent on it before.
+     */
+    public static boolean serverSide(java.io.InputStream in, java.io.OutputStream out, String secret) throws java.io.IOException {
+        byte[] nonce = nonce();
+        ByteBuffer challenge = challenge(!secret.isEmpty(), nonce);
+        out.write(challenge.array(), 0, challenge.limit());
+        out.flush();
+        byte[] proof = new byte[PROOF_FRAME];
+        new java.io.DataInputStream(in).readFully(proof);
+        ByteBuffer frame = ByteBuffer.wrap(proof);
+        boolean accepted = secret.isEmpty() ? isProof(frame) : verify(frame, secret, nonce);
+        ByteBuffer verdict = verdict(accepted);
+        out.write(verdict.array(), verdict.arrayOffset() + verdict.position(), verdict.remaining());
+        out.flush();
+        return accepted;
+    }
+
+    /** One frame of the handshake (at most 4 KiB). */
+    private static ByteBuffer readSmallFrame(java.io.DataInputStream data, String peer) throws java.io.IOException {
         byte[] lengthBytes = new byte[4];
         data.readFully(lengthBytes);
         int length = ByteBuffer.wrap(lengthBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();
         if (length < Frames.HEADER - 4 || length > 4096) {
-            throw ErrorCode.INVALID_FRAME.exception(peer + " answered the proof with a frame of " + length + " bytes");
+            throw ErrorCode.INVALID_FRAME.exception(peer + " opened with a frame of " + length + " bytes; is it an RStore server of this version?");
         }
-        byte[] verdict = new byte[4 + length];
-        System.arraycopy(lengthBytes, 0, verdict, 0, 4);
-        data.readFully(verdict, 4, length);
-        checkVerdict(ByteBuffer.wrap(verdict), peer);
+        byte[] frame = new byte[4 + length];
+        System.arraycopy(lengthBytes, 0, frame, 0, 4);
+        data.readFully(frame, 4, length);
+        return ByteBuffer.wrap(frame).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     static byte[] proof(String secret, byte[] nonce) {

@@ -22,16 +22,24 @@ public final class MasterService {
 
     /** Answers one frame, outside any connection (the embedded cluster's loopback). Never throws. */
     public ByteBuffer handle(ByteBuffer request) {
-        return Frames.serve(request, 1, MasterCalls.LAST, (type, in, out) -> dispatch(type, in, out, null));
+        return Frames.serve(request, 1, MasterCalls.LAST, (type, in, out) -> dispatch(type, in, out, null, null));
     }
 
     /** The handler for one network connection: sessions opened on it are closed when it ends, even if the client was killed. */
     public FrameHandler connection() {
+        return connection(null);
+    }
+
+    /**
+     * As {@link #connection()}, for a peer that may not register memory servers when
+     * {@code registrationRefused} is not null: it is the reason an attempt is refused with.
+     */
+    public FrameHandler connection(String registrationRefused) {
         LongArrayList opened = new LongArrayList();
         return new FrameHandler() {
             @Override
             public ByteBuffer handle(ByteBuffer request) {
-                return Frames.serve(request, 1, MasterCalls.LAST, (type, in, out) -> dispatch(type, in, out, opened));
+                return Frames.serve(request, 1, MasterCalls.LAST, (type, in, out) -> dispatch(type, in, out, opened, registrationRefused));
             }
 
             @Override
@@ -43,7 +51,7 @@ public final class MasterService {
         };
     }
 
-    private void dispatch(int type, WireBuffer in, WireBuffer out, LongArrayList opened) {
+    private void dispatch(int type, WireBuffer in, WireBuffer out, LongArrayList opened, String registrationRefused) {
         switch (type) {
             case MasterCalls.OPEN_SESSION -> {
                 String name = in.getString();
@@ -69,8 +77,15 @@ public final class MasterService {
                 String rdma = in.getString();
                 long capacity = in.getLong();
                 String token = in.getString();
+                int[] chunks = new int[in.getCount(4)];
+                for (int i = 0; i < chunks.length; i++) {
+                    chunks[i] = in.getInt();
+                }
                 in.expectEnd();
-                out.putInt(master.registerServer(address, shm, rdma, capacity, token));
+                if (registrationRefused != null) {
+                    throw ErrorCode.UNAUTHORIZED.exception(registrationRefused);
+                }
+                out.putInt(master.registerServer(address, shm, rdma, capacity, token, chunks));
             }
             case MasterCalls.CHUNK_SIZE -> {
                 in.expectEnd();

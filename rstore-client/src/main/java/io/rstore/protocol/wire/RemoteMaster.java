@@ -123,9 +123,13 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken) {
-        return call(MasterCalls.REGISTER_SERVER, b -> b.putString(address).putString(shm).putString(rdma).putLong(capacityBytes).putString(controlToken),
-                WireBuffer::getInt);
+    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
+        return call(MasterCalls.REGISTER_SERVER, b -> {
+            b.putString(address).putString(shm).putString(rdma).putLong(capacityBytes).putString(controlToken).putInt(chunkIds.length);
+            for (int chunk : chunkIds) {
+                b.putInt(chunk);
+            }
+        }, WireBuffer::getInt);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.rstore.transport.rdma;
 
 import io.rstore.ErrorCode;
+import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -30,6 +32,12 @@ import java.util.concurrent.locks.LockSupport;
  * got. It verifies the rdma transport without a card; it is not fast and is never chosen
  * by {@code auto}.
  *
+ * <p>Unlike a NIC's fabric, its wire is a TCP port anyone who can connect reaches, so a
+ * connection first passes the tcp handshake of docs/protocol.md with the cluster secret the
+ * device was made with (within {@link #HANDSHAKE_MS}), and is given its message buffers
+ * only at its first SEND: before that a connection costs a thread and a few hundred bytes,
+ * and at most {@link #MAX_CONNECTIONS} are served at once.
+ *
  * <p>Wire (little-endian): a work request is {@code length i32, op i8 (1 read, 2 write,
  * 3 send), wrId i64, remoteAddress i64, rkey i32, bytes i32} and a write's or send's
  * bytes; its completion is {@code length i32, op i8, wrId i64, status i32} and a read's
@@ -42,6 +50,11 @@ public final class EmulatedDevice implements RdmaDevice {
     static final int REQUEST_HEADER = 29;
     static final int RESPONSE_HEADER = 17;
 
+    static final long HANDSHAKE_MS = 10_000;
+    static final int MAX_CONNECTIONS = 4096;
+
+    private final String secret; // empty: none
+    private final AtomicInteger connections = new AtomicInteger();
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<Integer, MemorySegment> regions = new ConcurrentHashMap<>(); // by rkey
     private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
@@ -49,6 +62,20 @@ public final class EmulatedDevice implements RdmaDevice {
     private volatile MemorySegment[] localMemory = new MemorySegment[16];
     private volatile int[] localKeys = new int[16];
     private int generation;
+
+    /** A device whose listeners let in any peer, and whose connections expect no secret. */
+    public EmulatedDevice() {
+        this("");
+    }
+
+    /** A device whose listeners let in only peers proving {@code secret}, which its own connections prove. */
+    public EmulatedDevice(String secret) {
+        this.secret = secret == null ? "" : secret;
+    }
+
+    String secret() {
+        return secret;
+    }
 
     @Override
     public String kind() {
@@ -114,14 +141,33 @@ public final class EmulatedDevice implements RdmaDevice {
             ServerSocketChannel server = ServerSocketChannel.open().bind(at);
             Thread.ofPlatform().name("emulated-rdma-accept").daemon().start(() -> {
                 while (server.isOpen()) {
+                    SocketChannel peer;
                     try {
-                        SocketChannel peer = server.accept();
-                        peer.socket().setTcpNoDelay(true);
-                        open.add(peer);
-                        Thread.ofPlatform().name("emulated-rdma-nic").daemon().start(() -> serve(peer, handlers.get()));
+                        peer = server.accept();
                     } catch (IOException e) {
-                        return; // closed
+                        if (!server.isOpen()) {
+                            return; // closed
+                        }
+                        LockSupport.parkNanos(100_000_000L); // e.g. out of descriptors: the connection waits in the backlog
+                        continue;
                     }
+                    if (connections.incrementAndGet() > MAX_CONNECTIONS) {
+                        connections.decrementAndGet();
+                        closeQuietly(peer); // a NIC out of queue pairs refuses the connection
+                        continue;
+                    }
+                    open.add(peer);
+                    Thread.ofPlatform().name("emulated-rdma-nic").stackSize(256 << 10).daemon().start(() -> {
+                        try {
+                            if (admitted(peer)) {
+                                serve(peer, handlers.get());
+                            }
+                        } finally {
+                            open.remove(peer);
+                            closeQuietly(peer);
+                            connections.decrementAndGet();
+                        }
+                    });
                 }
             });
             open.add(server);
@@ -141,12 +187,23 @@ public final class EmulatedDevice implements RdmaDevice {
         }
     }
 
+    /** The tcp handshake with this device's secret, bounded; false (and the connection to be closed) unless it passed. */
+    private boolean admitted(SocketChannel peer) {
+        try {
+            peer.socket().setTcpNoDelay(true);
+            peer.socket().setSoTimeout((int) HANDSHAKE_MS);
+            return Handshake.serverSide(peer.socket().getInputStream(), peer.socket().getOutputStream(), secret);
+        } catch (IOException | RuntimeException e) {
+            return false; // silent, slow or not our protocol
+        }
+    }
+
     /** The responder: carries out each work request against registered memory, in order. */
     private void serve(SocketChannel peer, RequestHandler requests) {
         ByteBuffer header = ByteBuffer.allocateDirect(REQUEST_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer reply = ByteBuffer.allocateDirect(RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer message = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer answer = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer message = null; // the receive and send buffers, made at the first SEND
+        ByteBuffer answer = null;
         ByteBuffer[] replyAndBytes = new ByteBuffer[2];
         SegmentWindow window = new SegmentWindow();
         try (peer; requests) {
@@ -165,6 +222,10 @@ public final class EmulatedDevice implements RdmaDevice {
                     return; // not our protocol: drop the connection, as a NIC drops a broken QP
                 }
                 if (op == SEND) {
+                    if (message == null) {
+                        message = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+                        answer = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+                    }
                     message.clear().limit(bytes);
                     if (!readFully(peer, message)) {
                         return;

@@ -1,6 +1,7 @@
 package io.rstore.transport.rdma;
 
 import io.rstore.ErrorCode;
+import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
@@ -54,10 +55,24 @@ final class EmulatedQueuePair implements QueuePair {
         this.sink = sink;
         try {
             channel = SocketChannel.open();
+        } catch (IOException e) {
+            throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot open a socket: " + e.getMessage());
+        }
+        try {
             channel.socket().connect(peer, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
             channel.socket().setTcpNoDelay(true);
+            channel.socket().setSoTimeout((int) Math.min(timeoutMs, Integer.MAX_VALUE)); // bounds the handshake's reads
+            Handshake.clientSide(channel.socket().getInputStream(), channel.socket().getOutputStream(), device.secret(), this.peer);
             channel.configureBlocking(false);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the failure below is what matters
+            }
+            if (e instanceof io.rstore.RStoreException refused) {
+                throw refused;
+            }
             throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot connect a queue pair to " + this.peer + ": " + e.getMessage());
         }
     }

@@ -36,7 +36,7 @@ public final class RdmaClusterProvider implements ClusterProvider {
         if (!device.equals("disni") && !device.equals("emulated")) {
             throw ErrorCode.INVALID_ARGUMENT.exception("'" + uri + "': the only query is device=disni or device=emulated");
         }
-        RdmaTransport transport = new RdmaTransport(settings.operationTimeoutMs());
+        RdmaTransport transport = new RdmaTransport(settings.operationTimeoutMs(), settings.clusterSecret());
         String master = "the master's RDMA listener at " + host + ":" + port;
         FrameTransport control;
         try {

@@ -47,12 +47,13 @@ public final class RdmaEnvironment {
     /**
      * The device a memory server puts its chunks on: {@code disni} (a real card; UNSUPPORTED
      * with the reason if there is none), {@code emulated} (the software device), or
-     * {@code auto}: disni when it can be used, else none (null).
+     * {@code auto}: disni when it can be used, else none (null). The emulated device's
+     * listeners require {@code secret} (empty: none) of every connection.
      */
-    public static RdmaDevice open(String kind) {
+    public static RdmaDevice open(String kind, String secret) {
         return switch (kind) {
             case "disni" -> DisniDevice.open(RdmaDevice.Connections.DEFAULT);
-            case "emulated" -> new EmulatedDevice();
+            case "emulated" -> new EmulatedDevice(secret);
             case "auto" -> unavailable() == null ? DisniDevice.open(RdmaDevice.Connections.DEFAULT) : null;
             case "none" -> null;
             default -> throw new IllegalArgumentException("no RDMA device kind '" + kind + "'; use auto, disni, emulated or none");

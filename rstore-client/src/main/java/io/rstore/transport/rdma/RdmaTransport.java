@@ -14,12 +14,15 @@ import java.net.URI;
  */
 public final class RdmaTransport implements Transport {
     private final long timeoutMs;
+    private final String secret;
     private final LocalRegions localRegions = new LocalRegions();
     private EmulatedDevice emulated;
     private RdmaDevice disni;
 
-    public RdmaTransport(long timeoutMs) {
+    /** Connections bounded by {@code timeoutMs}; the emulated device's prove {@code secret} (empty: none). */
+    public RdmaTransport(long timeoutMs, String secret) {
         this.timeoutMs = timeoutMs;
+        this.secret = secret == null ? "" : secret;
     }
 
     @Override
@@ -60,7 +63,7 @@ public final class RdmaTransport implements Transport {
     private synchronized RdmaDevice device(String kind) {
         if (kind.equals("emulated")) {
             if (emulated == null) {
-                emulated = new EmulatedDevice();
+                emulated = new EmulatedDevice(secret);
             }
             return emulated;
         }

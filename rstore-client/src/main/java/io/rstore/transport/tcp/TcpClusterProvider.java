@@ -42,7 +42,7 @@ public final class TcpClusterProvider implements ClusterProvider {
             Transport transport = switch (uri.getScheme()) {
                 case "rstore+tcp" -> tcp;
                 case "rstore+shm" -> new ShmTransport();
-                default -> new AutoTransport(tcp, settings.operationTimeoutMs());
+                default -> new AutoTransport(tcp, settings.operationTimeoutMs(), settings.clusterSecret());
             };
             return RStore.attach(canonical, new RemoteMaster(master), transport, settings, transport.name() + " client", master::close);
         } catch (RuntimeException e) {

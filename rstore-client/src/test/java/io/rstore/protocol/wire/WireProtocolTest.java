@@ -62,8 +62,8 @@ class WireProtocolTest {
         }
 
         @Override
-        public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken) {
-            calls.add("register " + address + " " + shm + " " + rdma + " " + capacityBytes + " " + controlToken);
+        public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
+            calls.add("register " + address + " " + shm + " " + rdma + " " + capacityBytes + " " + controlToken + " " + java.util.Arrays.toString(chunkIds));
             return 41;
         }
 
@@ -179,11 +179,12 @@ class WireProtocolTest {
         assertEquals(Recording.SEG, remote.lookup(6, 7, 128));
         assertEquals(Recording.SEG, remote.map(6, 7, 192));
         assertEquals(List.of(new ClientInfo(3, "carafe worker 2", 17), new ClientInfo(Long.MAX_VALUE, "", 0)), remote.clients());
-        assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee"));
+        assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee",
+                new int[] {3, 0, Integer.MAX_VALUE}));
         assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b", "join 2 a/c",
                 "delete 3 a/d", "info 4 77", "namespaces 5", "reserve 6 7 " + Long.MAX_VALUE, "release 6 7 1", "alloc 6 7 100 3",
                 "allocAt 6 7 64 100 2", "allocFromFile 6 7 /tmp/g ☕.carafe 16777216 50331648", "free 6 7 64", "lookup 6 7 128", "map 6 7 192",
-                "clients", "register rstore+tcp://10.0.0.3:7401 b:/dev/shm/x emulated://10.0.0.3:7410 17179869184 c0ffee"), master.calls);
+                "clients", "register rstore+tcp://10.0.0.3:7401 b:/dev/shm/x emulated://10.0.0.3:7410 17179869184 c0ffee [3, 0, 2147483647]"), master.calls);
     }
 
     /** A network client must not have the master's process open files for it. */
