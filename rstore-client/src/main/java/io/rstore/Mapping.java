@@ -51,7 +51,7 @@ public final class Mapping implements AutoCloseable {
     private final long firstChunk;
     private final Endpoint[] endpoints;
     private final int[] chunkIds;
-    private final int[] keys;
+    private final long[] keys;
 
     private final long timeoutNanos;
     private final ClientMetrics metrics;
@@ -75,7 +75,7 @@ public final class Mapping implements AutoCloseable {
         int chunks = (int) (((base + length - 1) >>> shift) - firstChunk + 1);
         this.endpoints = new Endpoint[chunks];
         this.chunkIds = new int[chunks];
-        this.keys = new int[chunks];
+        this.keys = new long[chunks];
         for (ChunkLocation chunk : segment.chunks()) {
             long i = chunk.index() - firstChunk;
             if (i >= 0 && i < chunks) {

@@ -9,5 +9,5 @@ package io.rstore.protocol;
  * @param chunkId  the chunk's registration on that server
  * @param key      access key checked on every operation
  */
-public record ChunkLocation(int index, int serverId, int chunkId, int key) {
+public record ChunkLocation(int index, int serverId, int chunkId, long key) {
 }

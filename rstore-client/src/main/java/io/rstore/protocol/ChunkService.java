@@ -4,7 +4,7 @@ package io.rstore.protocol;
 public interface ChunkService {
 
     /** A chunk's registration: its id on the server and its current key. */
-    record Grant(int chunkId, int key) {
+    record Grant(int chunkId, long key) {
     }
 
     /** Allocates and registers a zeroed chunk; OUT_OF_MEMORY past the server's capacity. */
@@ -21,7 +21,7 @@ public interface ChunkService {
     }
 
     /** Gives the chunk a new key (old credentials stop working) and zeroes it, for reuse by another namespace. */
-    int recycle(int chunkId);
+    long recycle(int chunkId);
 
     /** Zeroes part of a chunk (AllocFlags.ZERO). */
     void zero(int chunkId, long offset, long length);

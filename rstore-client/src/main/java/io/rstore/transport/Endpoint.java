@@ -16,10 +16,10 @@ public interface Endpoint extends AutoCloseable {
      * at {@code localOffset}; {@code localKey} is what {@link Transport#localRegistrar()}
      * registered the memory under that {@code local} is part of.
      */
-    void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
+    void postRead(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
 
     /** Copies {@code length} bytes of {@code local} (registered under {@code localKey}) to {@code remoteOffset} of the remote chunk. */
-    void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
+    void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
 
     /**
      * Makes progress on operations in flight without blocking: a transport that needs the

@@ -18,7 +18,7 @@ public final class RegionTable {
     private static final int OUT_OF_BOUNDS = ErrorCode.OUT_OF_BOUNDS.code();
     private static final int UNAVAILABLE = ErrorCode.SERVER_UNAVAILABLE.code();
 
-    private record Region(MemorySegment memory, int key) {
+    private record Region(MemorySegment memory, long key) {
     }
 
     private final SecureRandom random = new SecureRandom();
@@ -41,7 +41,7 @@ public final class RegionTable {
     }
 
     /** Gives the chunk a new key: every credential handed out before stops working. Returns the key. */
-    public synchronized int rekey(int id) {
+    public synchronized long rekey(int id) {
         Region old = regions[id];
         Region fresh = new Region(old.memory(), newKey());
         regions[id] = fresh;
@@ -49,7 +49,7 @@ public final class RegionTable {
     }
 
     /** Puts new memory under chunk {@code id} with a new key (old credentials stop working); returns the key. */
-    public synchronized int replace(int id, MemorySegment memory) {
+    public synchronized long replace(int id, MemorySegment memory) {
         Region fresh = new Region(memory, newKey());
         regions[id] = fresh;
         return fresh.key();
@@ -59,7 +59,7 @@ public final class RegionTable {
         regions[id] = null;
     }
 
-    public int key(int id) {
+    public long key(int id) {
         return regions[id].key();
     }
 
@@ -73,7 +73,7 @@ public final class RegionTable {
     }
 
     /** One-sided read: chunk bytes into {@code dst}. Returns an {@link ErrorCode} number. */
-    public int read(int id, int key, long offset, MemorySegment dst, long dstOffset, long length) {
+    public int read(int id, long key, long offset, MemorySegment dst, long dstOffset, long length) {
         Region region = check(id, key, offset, length);
         if (region == null) {
             return failure(id, key);
@@ -82,7 +82,7 @@ public final class RegionTable {
     }
 
     /** One-sided write: {@code src} bytes into the chunk. Returns an {@link ErrorCode} number. */
-    public int write(int id, int key, long offset, MemorySegment src, long srcOffset, long length) {
+    public int write(int id, long key, long offset, MemorySegment src, long srcOffset, long length) {
         Region region = check(id, key, offset, length);
         if (region == null) {
             return failure(id, key);
@@ -96,17 +96,17 @@ public final class RegionTable {
      * allowed, else null; then {@link #status} says why. Key and range are checked
      * against one and the same registration, so a concurrent re-key cannot slip between.
      */
-    public MemorySegment checked(int id, int key, long offset, long length) {
+    public MemorySegment checked(int id, long key, long offset, long length) {
         Region region = check(id, key, offset, length);
         return region == null ? null : region.memory();
     }
 
     /** The {@link ErrorCode} number for an access to chunk {@code id} with {@code key} at that range. */
-    public int status(int id, int key, long offset, long length) {
+    public int status(int id, long key, long offset, long length) {
         return check(id, key, offset, length) != null ? OK : failure(id, key);
     }
 
-    private Region check(int id, int key, long offset, long length) {
+    private Region check(int id, long key, long offset, long length) {
         Region[] table = regions;
         if (!online || id < 0 || id >= table.length) {
             return null;
@@ -120,7 +120,7 @@ public final class RegionTable {
     }
 
     /** Off the fast path: tells which check failed. */
-    private int failure(int id, int key) {
+    private int failure(int id, long key) {
         if (!online) {
             return UNAVAILABLE;
         }
@@ -143,10 +143,11 @@ public final class RegionTable {
         }
     }
 
-    private int newKey() {
-        int key;
+    /** 64 bits from a CSPRNG: guessing one, at any rate a connection allows, takes longer than the chunk lives. */
+    private long newKey() {
+        long key;
         do {
-            key = random.nextInt();
+            key = random.nextLong();
         } while (key == 0);
         return key;
     }

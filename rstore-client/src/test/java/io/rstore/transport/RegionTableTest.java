@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 class RegionTableTest {
@@ -16,7 +17,7 @@ class RegionTableTest {
     private final MemorySegment local = arena.allocate(4096);
     private final RegionTable table = new RegionTable();
     private final int id = table.register(chunk);
-    private final int key = table.key(id);
+    private final long key = table.key(id);
 
     @Test
     void shouldCopyBothWaysWithTheRightKey() {
@@ -60,7 +61,7 @@ class RegionTableTest {
 
     @Test
     void shouldKillOldCredentialsOnRekey() {
-        int fresh = table.rekey(id);
+        long fresh = table.rekey(id);
         assertNotEquals(key, fresh);
         assertEquals(ErrorCode.UNAUTHORIZED.code(), table.read(id, key, 0, local, 0, 8));
         assertEquals(0, table.read(id, fresh, 0, local, 0, 8));
@@ -78,8 +79,19 @@ class RegionTableTest {
     void shouldFailCleanlyWhenTheChunkMemoryIsClosed() {
         Arena closing = Arena.ofShared();
         int other = table.register(closing.allocate(1024));
-        int otherKey = table.key(other);
+        long otherKey = table.key(other);
         closing.close();
         assertEquals(ErrorCode.SERVER_UNAVAILABLE.code(), table.read(other, otherKey, 0, local, 0, 8));
+    }
+
+    /** Keys are 64 random bits: across 64 chunks some key needs more than 32 (all fitting in 32 has odds of 2^-2048). */
+    @Test
+    void shouldUseSixtyFourBitKeys() {
+        boolean wide = false;
+        for (int i = 0; i < 64; i++) {
+            long k = table.key(table.register(arena.allocate(64)));
+            wide |= k != (int) k;
+        }
+        assertTrue(wide, "64 keys all fit in 32 bits");
     }
 }

@@ -36,9 +36,9 @@ public final class Master implements MasterProtocol {
         final int serverId;
         final int chunkId;
         final boolean mappedFile; // a file's pages (allocFromFile): released, never pooled
-        int key;
+        long key;
 
-        Chunk(int serverId, int chunkId, int key, boolean mappedFile) {
+        Chunk(int serverId, int chunkId, long key, boolean mappedFile) {
             this.serverId = serverId;
             this.chunkId = chunkId;
             this.key = key;

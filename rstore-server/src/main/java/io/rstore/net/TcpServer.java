@@ -318,9 +318,9 @@ public final class TcpServer implements AutoCloseable {
         int body = Frames.HEADER;
         int server = frame.getInt(body);
         int chunk = frame.getInt(body + 4);
-        int key = frame.getInt(body + 8);
-        long offset = frame.getLong(body + 12);
-        long length = frame.getLong(body + 20);
+        long key = frame.getLong(body + 8);
+        long offset = frame.getLong(body + 16);
+        long length = frame.getLong(body + 24);
         long payload = 4L + frameLength - (Frames.HEADER + Frames.DATA_REQUEST_BODY);
         if (length < 0 || (type == Frames.WRITE && payload != length) || (type == Frames.READ && payload != 0)
                 || (type != Frames.READ && type != Frames.WRITE)) {

@@ -152,12 +152,12 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     }
 
     @Override
-    public synchronized int recycle(int chunkId) {
+    public synchronized long recycle(int chunkId) {
         if (files != null) {
             // a new file, not the old one zeroed: clients that mapped the old file keep the old pages, never the next tenant's
             Arena arena = Arena.ofShared();
             ShmChunkFiles.ChunkFile file = files.create(arena, regions.memory(chunkId).byteSize());
-            int key = regions.replace(chunkId, file.memory());
+            long key = regions.replace(chunkId, file.memory());
             files.publish(file, chunkId, key);
             if (rdma != null) {
                 rdma.registered(chunkId, file.memory());
@@ -165,7 +165,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             arenas.put(chunkId, arena).close();
             return key;
         }
-        int key = regions.rekey(chunkId); // first, so no stale writer lands after the zeroing
+        long key = regions.rekey(chunkId); // first, so no stale writer lands after the zeroing
         if (rdma != null) {
             rdma.registered(chunkId, regions.memory(chunkId)); // a new region: the old rkey stops working too
         }

@@ -50,7 +50,7 @@ public final class RdmaChunks implements AutoCloseable {
         }
     }
 
-    private synchronized int resolve(int chunkId, int key, long[] into) {
+    private synchronized int resolve(int chunkId, long key, long[] into) {
         int status = regions.status(chunkId, key, 0, 0);
         MemoryRegion region = byChunk.get(chunkId);
         if (status != 0 || region == null) {

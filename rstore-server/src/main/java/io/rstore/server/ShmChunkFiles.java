@@ -111,7 +111,7 @@ public final class ShmChunkFiles implements AutoCloseable {
     }
 
     /** Gives chunk {@code id} the file {@code file} under the name its key makes; the chunk's previous file, if any, is removed. */
-    public synchronized void publish(ChunkFile file, int id, int key) {
+    public synchronized void publish(ChunkFile file, int id, long key) {
         Path target = ShmLayout.chunkFile(directory, id, key);
         try {
             Files.move(file.path(), target, StandardCopyOption.ATOMIC_MOVE);

@@ -34,7 +34,7 @@ class MasterFailoverTest {
         }
 
         @Override
-        public int recycle(int chunkId) {
+        public long recycle(int chunkId) {
             check();
             return memory.recycle(chunkId);
         }

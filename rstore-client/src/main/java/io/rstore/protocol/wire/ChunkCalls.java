@@ -36,12 +36,12 @@ public final class ChunkCalls {
                     long bytes = in.getLong();
                     in.expectEnd();
                     ChunkService.Grant grant = server.allocateChunk(bytes);
-                    out.putInt(grant.chunkId()).putInt(grant.key()).putLong(server.usedBytes());
+                    out.putInt(grant.chunkId()).putLong(grant.key()).putLong(server.usedBytes());
                 }
                 case RECYCLE -> {
                     int chunk = in.getInt();
                     in.expectEnd();
-                    out.putInt(server.recycle(chunk));
+                    out.putLong(server.recycle(chunk));
                 }
                 case ZERO -> {
                     int chunk = in.getInt();

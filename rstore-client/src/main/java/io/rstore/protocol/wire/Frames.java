@@ -27,8 +27,8 @@ public final class Frames {
     /** Data frame types: one-sided operations. */
     public static final int READ = 1;
     public static final int WRITE = 2;
-    /** Bytes of a data request after the header: server, chunk, key (i32 each), offset, length (i64 each). */
-    public static final int DATA_REQUEST_BODY = 28;
+    /** Bytes of a data request after the header: server, chunk (i32 each), key, offset, length (i64 each). */
+    public static final int DATA_REQUEST_BODY = 32;
     /** Bytes of a data response after the header: status (i32). */
     public static final int DATA_RESPONSE_BODY = 4;
 

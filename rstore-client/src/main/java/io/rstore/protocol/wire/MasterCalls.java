@@ -97,7 +97,7 @@ final class MasterCalls {
     static void putSegment(WireBuffer out, SegmentInfo s) {
         out.putLong(s.namespaceId()).putLong(s.address()).putLong(s.length()).putLong(s.chunkSizeBytes()).putInt(s.chunks().size());
         for (ChunkLocation c : s.chunks()) {
-            out.putInt(c.index()).putInt(c.serverId()).putInt(c.chunkId()).putInt(c.key());
+            out.putInt(c.index()).putInt(c.serverId()).putInt(c.chunkId()).putLong(c.key());
         }
     }
 
@@ -106,10 +106,10 @@ final class MasterCalls {
         long address = in.getLong();
         long length = in.getLong();
         long chunkSize = in.getLong();
-        int count = in.getCount(16);
+        int count = in.getCount(20);
         List<ChunkLocation> chunks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            chunks.add(new ChunkLocation(in.getInt(), in.getInt(), in.getInt(), in.getInt()));
+            chunks.add(new ChunkLocation(in.getInt(), in.getInt(), in.getInt(), in.getLong()));
         }
         return new SegmentInfo(namespace, address, length, chunkSize, chunks);
     }

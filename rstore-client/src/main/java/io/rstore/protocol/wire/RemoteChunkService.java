@@ -28,15 +28,15 @@ public final class RemoteChunkService implements ChunkService, AutoCloseable {
     @Override
     public Grant allocateChunk(long bytes) {
         return call(ChunkCalls.ALLOCATE_CHUNK, b -> b.putLong(bytes), in -> {
-            Grant grant = new Grant(in.getInt(), in.getInt());
+            Grant grant = new Grant(in.getInt(), in.getLong());
             used = in.getLong();
             return grant;
         });
     }
 
     @Override
-    public int recycle(int chunkId) {
-        return call(ChunkCalls.RECYCLE, b -> b.putInt(chunkId), WireBuffer::getInt);
+    public long recycle(int chunkId) {
+        return call(ChunkCalls.RECYCLE, b -> b.putInt(chunkId), WireBuffer::getLong);
     }
 
     @Override

@@ -43,12 +43,12 @@ public final class InprocTransport implements Transport {
 
     private record InprocEndpoint(RegionTable table) implements Endpoint {
         @Override
-        public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
+        public void postRead(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             completion.complete(table.read(chunkId, key, remoteOffset, local, localOffset, length));
         }
 
         @Override
-        public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
+        public void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             completion.complete(table.write(chunkId, key, remoteOffset, local, localOffset, length));
         }
 

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class RdmaEndpoint implements Endpoint {
     static final int MAX_WORK_REQUEST = 1 << 30;
 
-    private record Chunk(int key, long address, long length, int rkey) {
+    private record Chunk(long key, long address, long length, int rkey) {
     }
 
     private final RdmaDevice device;
@@ -56,16 +56,16 @@ final class RdmaEndpoint implements Endpoint {
     }
 
     @Override
-    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion c) {
+    public void postRead(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion c) {
         post(false, chunkId, key, remoteOffset, local, localKey, localOffset, length, c);
     }
 
     @Override
-    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion c) {
+    public void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion c) {
         post(true, chunkId, key, remoteOffset, local, localKey, localOffset, length, c);
     }
 
-    private void post(boolean write, int chunkId, int key, long remoteOffset, MemorySegment memory, int localKey, long localOffset, long length,
+    private void post(boolean write, int chunkId, long key, long remoteOffset, MemorySegment memory, int localKey, long localOffset, long length,
                       Completion c) {
         c.drivenBy(this);
         lock.lock();
@@ -136,7 +136,7 @@ final class RdmaEndpoint implements Endpoint {
     }
 
     /** The chunk's registered memory: cached, else resolved by RPC (first access, or a new key). Null: no such chunk and key. */
-    private Chunk chunk(int chunkId, int key) {
+    private Chunk chunk(int chunkId, long key) {
         Chunk[] table = chunks;
         Chunk cached = chunkId >= 0 && chunkId < table.length ? table[chunkId] : null;
         if (cached != null && cached.key() == key) {

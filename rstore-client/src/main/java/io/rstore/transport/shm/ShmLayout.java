@@ -20,8 +20,8 @@ public final class ShmLayout {
     private ShmLayout() {
     }
 
-    public static Path chunkFile(Path directory, int chunkId, int key) {
-        return directory.resolve("chunk-" + chunkId + "-" + Integer.toHexString(key));
+    public static Path chunkFile(Path directory, int chunkId, long key) {
+        return directory.resolve("chunk-" + chunkId + "-" + Long.toHexString(key));
     }
 
     /** This boot of this host: chunk files are only reachable from the kernel that holds them. Empty if unknown. */

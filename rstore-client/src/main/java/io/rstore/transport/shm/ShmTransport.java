@@ -55,7 +55,7 @@ public final class ShmTransport implements Transport {
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
-    private record Chunk(int key, MemorySegment memory) {
+    private record Chunk(long key, MemorySegment memory) {
     }
 
     private static final class ShmEndpoint implements Endpoint {
@@ -75,19 +75,19 @@ public final class ShmTransport implements Transport {
         }
 
         @Override
-        public void postRead(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
+        public void postRead(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             MemorySegment chunk = checked(chunkId, key, remoteOffset, length);
             completion.complete(chunk == null ? failure(chunkId, key) : copy(chunk, remoteOffset, local, localOffset, length));
         }
 
         @Override
-        public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
+        public void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             MemorySegment chunk = checked(chunkId, key, remoteOffset, length);
             completion.complete(chunk == null ? failure(chunkId, key) : copy(local, localOffset, chunk, remoteOffset, length));
         }
 
         /** The chunk's memory if the server is alive, the key right and the range inside; else null. */
-        private MemorySegment checked(int chunkId, int key, long offset, long length) {
+        private MemorySegment checked(int chunkId, long key, long offset, long length) {
             if (!alive() || chunkId < 0) {
                 return null;
             }
@@ -109,7 +109,7 @@ public final class ShmTransport implements Transport {
         }
 
         /** First access to a chunk (or to its new key): map its file. Null if no file has that id and key. */
-        private synchronized Chunk open(int chunkId, int key) {
+        private synchronized Chunk open(int chunkId, long key) {
             Chunk[] table = chunks;
             if (chunkId < table.length && table[chunkId] != null && table[chunkId].key() == key) {
                 return table[chunkId];
@@ -130,7 +130,7 @@ public final class ShmTransport implements Transport {
         }
 
         /** Off the fast path: which check failed. */
-        private int failure(int chunkId, int key) {
+        private int failure(int chunkId, long key) {
             if (!alive() || !Files.isDirectory(directory)) {
                 return ErrorCode.SERVER_UNAVAILABLE.code();
             }

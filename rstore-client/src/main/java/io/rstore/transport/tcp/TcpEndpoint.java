@@ -85,16 +85,16 @@ final class TcpEndpoint implements Endpoint {
     }
 
     @Override
-    public void postRead(int chunkId, int key, long remoteOffset, MemorySegment into, int localKey, long offset, long bytes, Completion c) {
+    public void postRead(int chunkId, long key, long remoteOffset, MemorySegment into, int localKey, long offset, long bytes, Completion c) {
         post(Frames.READ, chunkId, key, remoteOffset, into, offset, bytes, c);
     }
 
     @Override
-    public void postWrite(int chunkId, int key, long remoteOffset, MemorySegment from, int localKey, long offset, long bytes, Completion c) {
+    public void postWrite(int chunkId, long key, long remoteOffset, MemorySegment from, int localKey, long offset, long bytes, Completion c) {
         post(Frames.WRITE, chunkId, key, remoteOffset, from, offset, bytes, c);
     }
 
-    private synchronized void post(int type, int chunkId, int key, long remoteOffset, MemorySegment memory, long offset, long bytes, Completion c) {
+    private synchronized void post(int type, int chunkId, long key, long remoteOffset, MemorySegment memory, long offset, long bytes, Completion c) {
         c.drivenBy(this);
         long done = 0;
         do {
@@ -115,7 +115,7 @@ final class TcpEndpoint implements Endpoint {
             request.clear();
             int frameBytes = Frames.HEADER + Frames.DATA_REQUEST_BODY + (type == Frames.WRITE ? (int) n : 0);
             Frames.writeHeader(request, frameBytes - 4, Frames.DATA_REQUEST, type, correlation);
-            request.putInt(serverId).putInt(chunkId).putInt(key).putLong(remoteOffset + done).putLong(n).flip();
+            request.putInt(serverId).putInt(chunkId).putLong(key).putLong(remoteOffset + done).putLong(n).flip();
             try {
                 if (type == Frames.WRITE && n > 0) { // header and payload in one system call
                     outgoing[0] = request;

@@ -301,13 +301,13 @@ class WireProtocolTest {
         public Grant allocateChunk(long bytes) {
             calls.add("allocate " + bytes);
             used += bytes;
-            return new Grant(12, -77);
+            return new Grant(12, -77_000_000_000L);
         }
 
         @Override
-        public int recycle(int chunkId) {
+        public long recycle(int chunkId) {
             calls.add("recycle " + chunkId);
-            return 0x5eed;
+            return 0x5eed_0000_7a11_1234L;
         }
 
         @Override
@@ -342,9 +342,9 @@ class WireProtocolTest {
         RemoteChunkService remoteServer = new RemoteChunkService(handler::handle, "t0ken");
         assertEquals(1L << 36, remoteServer.capacityBytes());
         assertEquals(5, remoteServer.usedBytes());
-        assertEquals(new ChunkService.Grant(12, -77), remoteServer.allocateChunk(1 << 20));
+        assertEquals(new ChunkService.Grant(12, -77_000_000_000L), remoteServer.allocateChunk(1 << 20));
         assertEquals(5 + (1 << 20), remoteServer.usedBytes(), "used bytes come back with the grant");
-        assertEquals(0x5eed, remoteServer.recycle(12));
+        assertEquals(0x5eed_0000_7a11_1234L, remoteServer.recycle(12));
         remoteServer.zero(12, 64, 4096);
         remoteServer.releaseChunk(12);
         assertEquals(5, remoteServer.usedBytes());
