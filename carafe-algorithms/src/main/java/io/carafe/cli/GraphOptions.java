@@ -40,6 +40,9 @@ final class GraphOptions {
     @Option(names = "--vertices", paramLabel = "FILE", description = "a file listing vertex ids in its first column (isolated vertices too)")
     Path vertices;
 
+    @Option(names = "--replace", description = "with --cluster: replace a different graph of this name loaded there earlier (the same graph is reused)")
+    boolean replace;
+
     @Option(names = "--cache-dir", paramLabel = "DIR", description = "where imported graphs are cached (default: $CARAFE_CACHE_DIR or ~/.cache/carafe/graphs)")
     Path cacheDir;
 

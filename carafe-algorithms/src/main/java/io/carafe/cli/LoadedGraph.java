@@ -2,6 +2,8 @@ package io.carafe.cli;
 
 import io.carafe.datasets.GraphResolver;
 import io.carafe.graph.CarafeGraph;
+import io.carafe.graph.GraphHeader;
+import io.carafe.graph.GraphStoreException;
 import io.carafe.importer.GraphFile;
 import io.rstore.RStore;
 
@@ -23,16 +25,40 @@ record LoadedGraph(String name, GraphFile file, CarafeGraph graph, double import
         }
         long loadStart = System.nanoTime();
         CarafeGraph graph;
+        boolean reused;
         try {
-            graph = CarafeGraph.create(rstore, resolved.name(), resolved.imported().file());
+            reused = !options.replace && reusable(rstore, resolved.name(), resolved.imported().file());
+            if (options.replace && CarafeGraph.exists(rstore, resolved.name())) {
+                CarafeGraph.delete(rstore, resolved.name());
+                err.printf("replacing graph %s in the cluster%n", resolved.name());
+            }
+            graph = reused ? CarafeGraph.open(rstore, resolved.name()) : CarafeGraph.create(rstore, resolved.name(), resolved.imported().file());
         } catch (RuntimeException e) {
             resolved.imported().file().close();
             throw e;
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
-        err.printf("loaded %s into RStore in %.2f s (%s, %,d vertices, %,d edges)%n", resolved.name(), loadSeconds,
-                graph.isWeighted() ? "weighted" : "unweighted", graph.vertexCount(), graph.edgeCount());
+        err.printf("%s %s %s RStore in %.2f s (%s, %,d vertices, %,d edges)%n", reused ? "using" : "loaded", resolved.name(),
+                reused ? "already in" : "into", loadSeconds, graph.isWeighted() ? "weighted" : "unweighted", graph.vertexCount(), graph.edgeCount());
         return new LoadedGraph(resolved.name(), resolved.imported().file(), graph, importSeconds, loadSeconds);
+    }
+
+    /**
+     * Whether the cluster already holds this very graph under the name (the same source and
+     * import options, recorded in its header): then it is used as it is. A different graph
+     * of that name is an error naming the ways out.
+     */
+    private static boolean reusable(RStore rstore, String name, GraphFile file) {
+        if (!CarafeGraph.exists(rstore, name)) {
+            return false;
+        }
+        GraphHeader there = CarafeGraph.header(rstore, name);
+        if (there.sameGraphAs(file.header())) {
+            return true;
+        }
+        throw new GraphStoreException("the cluster holds a different graph named '" + name + "' (" + there.vertexCount() + " vertices, "
+                + there.edgeCount() + " edges, from another source or with other import options); pass --replace to replace it, or drop it"
+                + " first: carafe graphs drop " + name + " --cluster URI");
     }
 
     /** The internal id of an original id given on the command line. */

@@ -31,7 +31,7 @@ class CarafeCliTest {
         String[] withCache = new String[args.length + 2];
         System.arraycopy(args, 0, withCache, 0, args.length);
         int exit;
-        if (List.of("datasets", "help", "scatter-floor").contains(args[0]) || List.of(args).contains("--help")) {
+        if (List.of("datasets", "graphs", "help", "scatter-floor").contains(args[0]) || List.of(args).contains("--help")) {
             exit = cli.execute(args);
         } else {
             withCache[args.length] = "--cache-dir";
@@ -179,5 +179,69 @@ class CarafeCliTest {
         // the header counts the vertices the edge list holds, so importing it agrees with it
         Run imported = run("import", "-g", a.toString());
         assertTrue(imported.out().contains(": matches"), imported.out());
+    }
+
+    /**
+     * A graph loaded into a running cluster stays there: the next command on the same graph
+     * uses it, a different graph of that name is refused until --replace, and graphs
+     * list|drop show and remove it (wiki-Vote from the shared datasets).
+     */
+    @Test
+    void shouldReuseReplaceListAndDropGraphsInARunningCluster() throws Exception {
+        Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null && Files.exists(shared.resolve("snap/wiki-Vote.txt")),
+                "no shared/datasets beside the checkout: this test needs wiki-Vote");
+        String wiki = shared.resolve("snap/wiki-Vote.txt").toString();
+        io.rstore.RStoreSettings settings = io.rstore.RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(256 << 20);
+        try (io.rstore.net.NetworkCluster cluster = io.rstore.net.NetworkCluster.start(settings, new java.net.InetSocketAddress("127.0.0.1", 0))) {
+            String uri = "rstore+tcp://127.0.0.1:" + cluster.port();
+            Run first = runSeeingStderr("wcc", "-g", wiki, "--cluster", uri);
+            assertEquals(0, first.exit(), first.err());
+            assertTrue(first.err().contains("loaded wiki-Vote into RStore"), first.err());
+            Run again = runSeeingStderr("wcc", "-g", wiki, "--cluster", uri);
+            assertEquals(0, again.exit(), again.err());
+            assertTrue(again.err().contains("using wiki-Vote already in RStore"), again.err());
+            // SNAP's statistics for wiki-Vote: the largest weakly connected component has 7,066 nodes
+            assertTrue(again.out().contains("the largest has 7,066 of 7,115 vertices"), again.out());
+            assertEquals(first.out().substring(0, first.out().indexOf(" supersteps")), again.out().substring(0, again.out().indexOf(" supersteps")),
+                    "the same answer from the graph left in the cluster");
+
+            Run other = runSeeingStderr("wcc", "-g", wiki, "--duplicates", "keep", "--cluster", uri); // other import options
+            assertEquals(CarafeCli.EXIT_INPUT, other.exit(), other.err());
+            assertTrue(other.err().contains("different graph named 'wiki-Vote'") && other.err().contains("--replace")
+                    && other.err().contains("carafe graphs drop wiki-Vote"), other.err());
+            Run replaced = runSeeingStderr("wcc", "-g", wiki, "--duplicates", "keep", "--replace", "--cluster", uri);
+            assertEquals(0, replaced.exit(), replaced.err());
+            assertTrue(replaced.err().contains("replacing graph wiki-Vote"), replaced.err());
+
+            Run list = run("graphs", "list", "--cluster", uri);
+            assertEquals(0, list.exit(), list.err());
+            assertTrue(list.out().matches("(?s).*wiki-Vote\\s+complete\\s+7,115\\s+\\d{3},\\d{3}\\s+undirected.*1 graph in .*"), list.out());
+            Run json = run("graphs", "list", "--cluster", uri, "--format", "json");
+            com.fasterxml.jackson.databind.JsonNode graphs = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+            assertEquals(1, graphs.size());
+            assertEquals("wiki-Vote", graphs.get(0).get("name").asText());
+            assertEquals(7_115, graphs.get(0).get("vertices").asLong());
+            assertFalse(graphs.get(0).get("directed").asBoolean());
+
+            assertEquals(0, run("graphs", "drop", "wiki-Vote", "--cluster", uri).exit());
+            assertTrue(run("graphs", "list", "--cluster", uri).out().contains("0 graphs in"));
+            Run gone = run("graphs", "drop", "wiki-Vote", "--cluster", uri);
+            assertEquals(CarafeCli.EXIT_INPUT, gone.exit());
+            assertTrue(gone.err().contains("no graph named 'wiki-Vote'"), gone.err());
+        }
+    }
+
+    /** As {@link #run}, with what the command printed to System.err (its progress lines) in {@code err} too. */
+    private Run runSeeingStderr(String... args) {
+        java.io.PrintStream before = System.err;
+        java.io.ByteArrayOutputStream progress = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(progress, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            Run r = run(args);
+            return new Run(r.exit(), r.out(), r.err() + progress.toString(java.nio.charset.StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(before);
+        }
     }
 }

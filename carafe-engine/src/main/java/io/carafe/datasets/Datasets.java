@@ -21,8 +21,10 @@ import java.util.Optional;
 
 /**
  * Where dataset files live and how they get there: {@code $CARAFE_DATA_DIR} (default
- * {@code ~/.cache/carafe/datasets}), then a {@code shared/datasets/snap} folder beside or
- * above the working directory; otherwise a download from the catalog's URL.
+ * {@code $XDG_CACHE_HOME/carafe/datasets}, else {@code $HOME/.cache/carafe/datasets}), then
+ * a {@code shared/datasets/snap} folder beside or above the installation (bin/ passes it
+ * as {@code rstore.home}) or the working directory; otherwise a download from the
+ * catalog's URL.
  */
 public final class Datasets {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
@@ -33,27 +35,45 @@ public final class Datasets {
 
     /** Where downloads go. */
     public static Path dataDir() {
-        String configured = System.getenv("CARAFE_DATA_DIR");
-        return configured != null && !configured.isBlank() ? Path.of(configured)
-                : Path.of(System.getProperty("user.home"), ".cache", "carafe", "datasets");
+        return configuredOrCache("CARAFE_DATA_DIR", "datasets");
     }
 
     /** Where imported graph files (the import cache) go. */
     public static Path cacheDir() {
-        String configured = System.getenv("CARAFE_CACHE_DIR");
-        return configured != null && !configured.isBlank() ? Path.of(configured)
-                : Path.of(System.getProperty("user.home"), ".cache", "carafe", "graphs");
+        return configuredOrCache("CARAFE_CACHE_DIR", "graphs");
     }
 
-    /** The nearest {@code shared/datasets} folder in the working directory or one of its parents. */
+    private static Path configuredOrCache(String variable, String folder) {
+        String configured = System.getenv(variable);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "carafe", folder);
+        }
+        // $HOME first: the JVM's user.home comes from the password database and ignores it
+        String home = System.getenv("HOME");
+        return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".cache", "carafe", folder);
+    }
+
+    /**
+     * The nearest {@code shared/datasets} folder in the installation's directory or one of
+     * its parents, else in the working directory or one of its parents: where a command
+     * runs from does not matter.
+     */
     public static Optional<Path> sharedDir() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
+        String home = System.getProperty("rstore.home");
+        Optional<Path> installed = home == null ? Optional.empty() : sharedAbove(Path.of(home).toAbsolutePath());
+        return installed.isPresent() ? installed : sharedAbove(Path.of("").toAbsolutePath());
+    }
+
+    private static Optional<Path> sharedAbove(Path start) {
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
             Path candidate = dir.resolve("shared").resolve("datasets");
             if (Files.isDirectory(candidate)) {
                 return Optional.of(candidate);
             }
-            dir = dir.getParent();
         }
         return Optional.empty();
     }

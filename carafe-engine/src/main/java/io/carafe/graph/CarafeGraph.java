@@ -94,7 +94,8 @@ public final class CarafeGraph implements AutoCloseable {
                 }
             }
             if (failure instanceof RStoreException rse && rse.code() == ErrorCode.NAMESPACE_EXISTS && created.isEmpty()) {
-                throw new GraphStoreException("a graph named '" + name + "' is already in RStore; delete it first or pick another name", failure);
+                throw new GraphStoreException("a graph named '" + name + "' is already in RStore; delete it first (carafe graphs drop "
+                        + name + ") or pick another name", failure);
             }
             throw failure;
         }
@@ -135,7 +136,8 @@ public final class CarafeGraph implements AutoCloseable {
             throw new GraphStoreException("'" + name + "' in RStore is not a Carafe graph of format " + GraphHeader.FORMAT_VERSION);
         }
         if (header.state() != GraphHeader.COMPLETE) {
-            throw new GraphStoreException("graph '" + name + "' is incomplete (its import failed or is still running); delete it and import again");
+            throw new GraphStoreException("graph '" + name + "' is incomplete (its load failed or is still running); delete it (carafe graphs drop "
+                    + name + ", or --replace) and load it again");
         }
         return header;
     }
@@ -192,6 +194,13 @@ public final class CarafeGraph implements AutoCloseable {
         if (!any) {
             throw new GraphStoreException("no graph named '" + name + "' in RStore");
         }
+    }
+
+    /** Whether a graph (complete or not) of that name is in RStore. */
+    public static boolean exists(RStore rstore, String name) {
+        checkName(name);
+        String meta = namespace(name, "meta");
+        return rstore.namespaces().stream().anyMatch(ns -> ns.name().equals(meta));
     }
 
     /** Names of the graphs in RStore. */

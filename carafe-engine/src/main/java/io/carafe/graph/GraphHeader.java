@@ -60,6 +60,17 @@ public record GraphHeader(
     private static final long SOURCE_MODIFIED_AT = 88;
     private static final long FINGERPRINT_AT = 96;
 
+    /**
+     * Whether both headers describe the same graph: imported from a source of the same size
+     * and modification time with the same import options (or generated alike), with the same
+     * shape. What a cluster that already holds a graph of that name is asked before reusing it.
+     */
+    public boolean sameGraphAs(GraphHeader other) {
+        return directed == other.directed && weighted == other.weighted && vertexCount == other.vertexCount
+                && edgeCount == other.edgeCount && sourceBytes == other.sourceBytes
+                && sourceModifiedMillis == other.sourceModifiedMillis && optionsFingerprint == other.optionsFingerprint;
+    }
+
     /** The state byte's offset: written last, on its own, to publish a complete graph. */
     public static long stateOffset() {
         return STATE_AT;
