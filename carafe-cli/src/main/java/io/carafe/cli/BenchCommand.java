@@ -125,7 +125,7 @@ final class BenchCommand implements Callable<Integer> {
             do {
                 source = random.nextInt(g.vertexCount());
             } while (g.vertex(source).degree() == 0);
-            System.err.printf("dijkstra %d of %d from vertex %d%n", run + 1, sources, source);
+            System.err.printf("dijkstra %d of %d from vertex %d%n", run + 1, sources, g.vertex(source).originalId());
             Dijkstra.Result r = Dijkstra.run(g, source);
             ObjectNode row = out.addObject();
             row.put("source", g.vertex(source).originalId());

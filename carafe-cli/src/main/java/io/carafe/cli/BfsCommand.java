@@ -47,7 +47,9 @@ final class BfsCommand implements Callable<Integer> {
                     perLevel[d]++;
                 }
             }
-            out.printf("reached %,d of %,d vertices from %d in %d levels%n", r.verticesReached(), depth.length, query.source, maxDepth);
+            // levels 0 (the source) to maxDepth: the lines below, one per level
+            out.printf("reached %,d of %,d vertices from %d in %s (depths 0-%d)%n", r.verticesReached(), depth.length, query.source,
+                    Output.count(maxDepth + 1, "level"), maxDepth);
             for (int level = 0; level <= maxDepth; level++) {
                 out.printf("  level %d: %,d%n", level, perLevel[level]);
             }

@@ -36,6 +36,11 @@ final class EngineOptions {
     @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")
     boolean verify;
 
+    @Option(names = {"-n", "--trials"}, paramLabel = "N", defaultValue = "1",
+            description = "run the kernel N times on the loaded graph, like gapbs's -n: each trial and min/avg/max are reported;"
+                    + " -o and --verify use the last (default: ${DEFAULT-VALUE})")
+    int trials;
+
     @Option(names = "--worker-processes", description = "run each partition worker as a separate JVM (carafe worker) sharing nothing but the cluster")
     boolean workerProcesses;
 
@@ -48,6 +53,9 @@ final class EngineOptions {
         }
         if (metrics != null && !metrics.equals("console") && !metrics.startsWith("csv:")) {
             throw new IllegalArgumentException("--metrics must be console or csv:DIR, was " + metrics);
+        }
+        if (trials < 1) {
+            throw new IllegalArgumentException("--trials must be >= 1, was " + trials);
         }
         if (superstepTimeoutSeconds < 1) {
             throw new IllegalArgumentException("--superstep-timeout must be >= 1 second");

@@ -107,10 +107,12 @@ final class PageRankCommand implements Callable<Integer> {
                         for (int i = 0; i < best.length; i++) {
                             out.printf("%5d %15d %22.15e%n", i + 1, g.originalId(best[i]), ranks[best[i]]);
                         }
-                        out.printf("pagerank %s: %,d vertices, %,d edges, %d workers, %d iterations, residual %.3e%s, compute %.2f s, total %.2f s%n",
-                                g.name(), g.graph().vertexCount(), g.graph().edgeCount(), engine.workers, updates, residual,
+                        out.printf("pagerank %s: %,d vertices, %,d edges, %s, %s, residual %.3e%s, compute %.2f s, total %.2f s%n",
+                                g.name(), g.graph().vertexCount(), g.graph().edgeCount(), Output.count(engine.workers, "worker"),
+                                Output.count(updates, "iteration"), residual,
                                 tolerance == null ? "" : (converged ? ", converged" : ", NOT converged"), run.result.computeSeconds(), run.totalSeconds);
                         out.flush();
+                        run.printTrials(out);
                     }
                 }
             }

@@ -32,11 +32,55 @@ final class PregelRun implements AutoCloseable {
     final ObjectNode summary;
     private final MetricRegistry metrics = new MetricRegistry();
 
-    private PregelRun(LoadedGraph graph, PregelJob.Result result, double totalSeconds, ObjectNode summary) {
+    private final String trialLine; // null for one trial
+
+    private PregelRun(LoadedGraph graph, PregelJob.Result result, double totalSeconds, ObjectNode summary, String trialLine) {
         this.graph = graph;
         this.result = result;
         this.totalSeconds = totalSeconds;
         this.summary = summary;
+        this.trialLine = trialLine;
+    }
+
+    private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
+                                        java.util.function.Consumer<PregelJob.Superstep> report, PrintStream err) {
+        if (!engine.workerProcesses) {
+            return PregelJob.run(rstore, graph.name(), program, options, report);
+        }
+        err.printf("starting %d worker processes against %s%n", options.workers(), rstore.uri());
+        try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds)) {
+            return PregelJob.run(rstore, graph.name(), program, options, report, processes);
+        }
+    }
+
+    /** Each trial and min/avg/max of their compute times into the summary; returns the table's line about them. */
+    private static String trials(double[][] trials, ObjectNode summary) {
+        ArrayNode each = summary.putArray("trials");
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        double sum = 0;
+        for (int t = 0; t < trials.length; t++) {
+            each.addObject().put("trial", t + 1).put("computeSeconds", trials[t][0]).put("setupSeconds", trials[t][1])
+                    .put("supersteps", (long) trials[t][2]);
+            min = Math.min(min, trials[t][0]);
+            max = Math.max(max, trials[t][0]);
+            sum += trials[t][0];
+        }
+        double avg = sum / trials.length;
+        summary.putObject("trialComputeSeconds").put("min", min).put("avg", avg).put("max", max);
+        StringBuilder line = new StringBuilder(String.format("%d trials, compute", trials.length));
+        for (double[] t : trials) {
+            line.append(String.format(" %.3f", t[0]));
+        }
+        return line.append(String.format(" s; min %.3f s, avg %.3f s, max %.3f s", min, avg, max)).toString();
+    }
+
+    /** With more than one trial, the line about them (the table's last). */
+    void printTrials(PrintWriter out) {
+        if (trialLine != null) {
+            out.println(trialLine);
+            out.flush();
+        }
     }
 
     static PregelRun run(String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine,
@@ -46,21 +90,24 @@ final class PregelRun implements AutoCloseable {
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
         Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
         PregelJob.Options options = engine.options(maxSupersteps);
-        err.printf("%s on %s with %d workers%n", algorithm, graph.name(), options.workers());
+        err.printf("%s on %s with %s%n", algorithm, graph.name(), Output.count(options.workers(), "worker"));
         java.util.function.Consumer<PregelJob.Superstep> report = s -> {
             err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
                     s.index(), s.computedVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
             superstepMillis.update((long) (s.seconds() * 1000));
             superstepMessages.update(s.messages());
         };
-        PregelJob.Result result;
-        if (engine.workerProcesses) {
-            err.printf("starting %d worker processes against %s%n", options.workers(), rstore.uri());
-            try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds)) {
-                result = PregelJob.run(rstore, graph.name(), program, options, report, processes);
+        PregelJob.Result result = null;
+        double[][] trials = new double[engine.trials][]; // compute, setup, supersteps of each trial
+        for (int t = 0; t < engine.trials; t++) {
+            if (result != null) {
+                result.close(); // only the last trial's values are kept
             }
-        } else {
-            result = PregelJob.run(rstore, graph.name(), program, options, report);
+            if (engine.trials > 1) {
+                err.printf("trial %d of %d%n", t + 1, engine.trials);
+            }
+            result = job(rstore, graph, program, engine, options, report, err);
+            trials[t] = new double[] {result.computeSeconds(), result.setupSeconds(), result.supersteps().size()};
         }
         err.printf("messaging: %s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
         double total = (System.nanoTime() - commandStart) / 1e9;
@@ -88,7 +135,8 @@ final class PregelRun implements AutoCloseable {
             o.put("bytesMoved", s.bytesMoved());
         }
         summary.put("peakMemoryBytes", peakMemoryBytes());
-        PregelRun run = new PregelRun(graph, result, total, summary);
+        String trialLine = engine.trials == 1 ? null : trials(trials, summary);
+        PregelRun run = new PregelRun(graph, result, total, summary, trialLine);
         run.metrics.registerAll(registry);
         run.metrics.register("rstore", rstore.metrics());
         return run;

@@ -66,9 +66,10 @@ abstract class ProgramCommand implements Callable<Integer> {
                     }
                 }
                 if (!run.finish(engine, out)) {
-                    out.printf("%s on %s: %s; %d supersteps, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line,
-                            run.result.supersteps().size(), run.result.computeSeconds(), run.totalSeconds);
+                    out.printf("%s on %s: %s; %s, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line,
+                            Output.count(run.result.supersteps().size(), "superstep"), run.result.computeSeconds(), run.totalSeconds);
                     out.flush();
+                    run.printTrials(out);
                 }
             }
         } finally {

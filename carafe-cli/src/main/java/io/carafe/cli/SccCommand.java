@@ -36,7 +36,7 @@ final class SccCommand extends ProgramCommand {
         int largest = sizes.values().intStream().max().orElse(0);
         run.summary.put("components", sizes.size());
         run.summary.put("largestComponent", largest);
-        return String.format("%,d components; the largest has %,d vertices", sizes.size(), largest);
+        return String.format("%s; the largest has %,d vertices", Output.count(sizes.size(), "component"), largest);
     }
 
     @Override

@@ -69,7 +69,7 @@ final class StatsCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
             }
             var partitioning = io.carafe.pregel.Partitioning.compute(rstore, g.name(), workers, partitionWeights[0], partitionWeights[1]);
-            out.printf("partitioning for %d workers, weight %s + %s·degree:%n", workers, partitionWeights[0], partitionWeights[1]);
+            out.printf("partitioning for %s, weight %s + %s·degree:%n", Output.count(workers, "worker"), partitionWeights[0], partitionWeights[1]);
             long[] edges = new long[workers];
             var again = g.graph().scan(0, n);
             for (int v; (v = again.nextVertex()) >= 0; ) {

@@ -50,7 +50,7 @@ final class WccCommand extends ProgramCommand {
         }
         run.summary.put("components", sizes.size());
         run.summary.put("largestComponent", largest);
-        return String.format("%,d components; the largest has %,d of %,d vertices (label %d)", sizes.size(), largest,
+        return String.format("%s; the largest has %,d of %,d vertices (label %d)", Output.count(sizes.size(), "component"), largest,
                 run.result.vertexCount(), largestLabel);
     }
 

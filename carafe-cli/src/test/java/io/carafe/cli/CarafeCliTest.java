@@ -98,7 +98,9 @@ class CarafeCliTest {
         Path out = dir.resolve("b.tsv");
         Run r = run("bfs", "-g", graph().toString(), "-r", "1", "-t", "6", "-o", out.toString(), "--verify");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("reached 4 of 5 vertices from 1 in 2 levels"), r.out());
+        // levels 0, 1 and 2: as many as the lines that list them
+        assertTrue(r.out().contains("reached 4 of 5 vertices from 1 in 3 levels (depths 0-2)"), r.out());
+        assertEquals(3, r.out().lines().filter(l -> l.startsWith("  level ")).count(), r.out());
         assertTrue(r.out().contains("path: 1 -> 3 -> 6"), r.out());
         assertEquals(List.of("id\tdepth\tparent", "1\t0\t-", "2\t1\t1", "3\t1\t1", "4\tinf\t-", "6\t2\t3"), Files.readAllLines(out));
     }
@@ -179,6 +181,26 @@ class CarafeCliTest {
         // the header counts the vertices the edge list holds, so importing it agrees with it
         Run imported = run("import", "-g", a.toString());
         assertTrue(imported.out().contains(": matches"), imported.out());
+    }
+
+    /** -n runs the kernel N times on the loaded graph and reports each trial and min/avg/max, in the table and the JSON. */
+    @Test
+    void shouldRunTrialsLikeGapbs() throws Exception {
+        Run table = run("wcc", "-g", graph().toString(), "-n", "3");
+        assertEquals(0, table.exit(), table.err());
+        assertTrue(table.out().matches("(?s).*\\n3 trials, compute [0-9.]+ [0-9.]+ [0-9.]+ s; min [0-9.]+ s, avg [0-9.]+ s, max [0-9.]+ s\\n"), table.out());
+        Run json = run("pagerank", "-g", graph().toString(), "--trials", "2", "--format", "json");
+        assertEquals(0, json.exit(), json.err());
+        com.fasterxml.jackson.databind.JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+        assertEquals(2, summary.get("trials").size());
+        com.fasterxml.jackson.databind.JsonNode seconds = summary.get("trialComputeSeconds");
+        assertTrue(seconds.get("min").asDouble() <= seconds.get("avg").asDouble() && seconds.get("avg").asDouble() <= seconds.get("max").asDouble(),
+                seconds.toString());
+        assertEquals(seconds.get("max").asDouble(), Math.max(summary.get("trials").get(0).get("computeSeconds").asDouble(),
+                summary.get("trials").get(1).get("computeSeconds").asDouble()));
+        Run none = run("wcc", "-g", graph().toString(), "-n", "0");
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("--trials must be >= 1"), none.err());
     }
 
     /**

@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         header = "Run the master daemon: namespaces, segments and references; memory servers register with it.",
         description = {"Configuration: conf/rstore.conf, overridden by RSTORE_* environment variables, then by these flags.",
-                "Clients connect with rstore+tcp://HOST:PORT. Runs until stopped (SIGTERM or Ctrl-C)."})
+                "Clients connect with rstore://HOST:PORT (rstore+tcp:// or rstore+shm:// to force a transport). Runs until stopped (SIGTERM or Ctrl-C)."})
 final class MasterCommand implements Callable<Integer> {
     private static final String WHO = "rstore master";
 

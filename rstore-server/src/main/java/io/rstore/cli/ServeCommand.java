@@ -15,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
 @Command(name = "serve",
         mixinStandardHelpOptions = true,
         header = "Serve a master and memory servers over TCP from this process.",
-        description = {"Clients in other processes or on other hosts connect with rstore+tcp://HOST:PORT and use",
+        description = {"Clients in other processes or on other hosts connect with rstore://HOST:PORT (rstore+tcp:// forces tcp) and use",
                 "the same API as the embedded cluster. Runs until stopped (Ctrl-C or SIGTERM)."})
 final class ServeCommand implements Callable<Integer> {
     @Option(names = "--bind", defaultValue = "", description = "address to listen on (default: 0.0.0.0 with a cluster secret, 127.0.0.1 without)")

@@ -6,14 +6,12 @@ public final class Units {
     }
 
     public static String bytes(long n) {
-        if (n >= 1L << 30 && n % (1L << 30) == 0) {
-            return (n >> 30) + " GiB";
-        }
-        if (n >= 1L << 20 && n % (1L << 20) == 0) {
-            return (n >> 20) + " MiB";
-        }
-        if (n >= 1L << 10 && n % (1L << 10) == 0) {
-            return (n >> 10) + " KiB";
+        for (int shift = 30; shift >= 10; shift -= 10) { // the largest unit it reaches: whole, or to a tenth
+            if (n >= 1L << shift) {
+                String unit = shift == 30 ? "GiB" : shift == 20 ? "MiB" : "KiB";
+                return n % (1L << shift) == 0 ? (n >> shift) + " " + unit
+                        : String.format(java.util.Locale.ROOT, "%.1f %s", n / (double) (1L << shift), unit);
+            }
         }
         return n + " B";
     }
