@@ -44,6 +44,7 @@ public final class CarafeCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new CarafeCli());
         cli.setExecutionExceptionHandler(CarafeCli::handle);
+        cli.setParameterExceptionHandler(new io.rstore.cli.ShortUsageErrors("carafe"));
         return cli;
     }
 

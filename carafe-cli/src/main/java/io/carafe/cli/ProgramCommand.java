@@ -46,11 +46,24 @@ abstract class ProgramCommand implements Callable<Integer> {
         return 100_000;
     }
 
+    /**
+     * Whether the program may run with --messaging gather (one double per vertex along its
+     * out-edges with a DoubleCombiner). Asked before the graph is loaded, so a refusal costs
+     * nothing; a program that may is checked again by the engine when it runs.
+     */
+    boolean mayGather() {
+        return false;
+    }
+
     @Override
     public Integer call() throws IOException {
         long start = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
+        if (engine.messaging.equals("gather") && !mayGather()) {
+            throw new IllegalArgumentException("--messaging gather needs a program that sends one double along its out-edges with a"
+                    + " combiner (PageRank does); " + algorithm() + " does not: use push or auto");
+        }
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g);
             try (PregelRun run = PregelRun.run(algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {

@@ -57,6 +57,11 @@ final class RunCommand extends ProgramCommand {
     }
 
     @Override
+    boolean mayGather() {
+        return true; // a user's program says so itself; the engine checks when it runs
+    }
+
+    @Override
     String summarize(PregelRun run, LoadedGraph g) {
         run.summary.put("program", program);
         run.summary.put("stoppedByMaster", run.result.stoppedByMaster());

@@ -155,6 +155,16 @@ class PregelCommandsTest {
         Run ssspGather = run("sssp", "-g", graph().toString(), "-r", "2", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
         assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one double along its out-edges"), ssspGather.err());
+        // refused before the graph is looked at: a missing file would be exit 4
+        Run beforeLoad = run("wcc", "-g", "/nonexistent/graph.txt", "--messaging", "gather");
+        assertEquals(CommandLine.ExitCode.USAGE, beforeLoad.exit(), beforeLoad.err());
+        assertTrue(beforeLoad.err().contains("wcc does not: use push or auto"), beforeLoad.err());
+        // a missing required option: one line and where to look, not the whole usage
+        Run missing = run("pagerank");
+        assertEquals(CommandLine.ExitCode.USAGE, missing.exit());
+        assertTrue(missing.err().startsWith("carafe: Missing required option: '--graph=NAME|FILE'"), missing.err());
+        assertTrue(missing.err().contains("Try 'carafe pagerank --help' for more information."), missing.err());
+        assertEquals(2, missing.err().lines().count(), missing.err());
     }
 
     /**

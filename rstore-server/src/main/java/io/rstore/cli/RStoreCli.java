@@ -31,6 +31,7 @@ public final class RStoreCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new RStoreCli());
         cli.setExecutionExceptionHandler(RStoreCli::handle);
+        cli.setParameterExceptionHandler(new ShortUsageErrors("rstore"));
         return cli;
     }
 
