@@ -37,6 +37,10 @@ public final class CarafeCli implements Runnable {
         spec.commandLine().usage(System.err);
     }
 
+    static {
+        io.rstore.config.Logs.toStderr(); // stdout carries the results
+    }
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }

@@ -1,13 +1,12 @@
 package io.rstore.cli;
 
+import io.rstore.config.Logs;
 import io.rstore.config.RStoreConfig;
 import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +29,12 @@ final class Daemon {
     @Option(names = "--print-jvm-options", hidden = true, description = "print the heap and direct-memory bounds for this configuration, then exit (bin/rstore)")
     boolean printJvmOptions;
 
+    @Option(names = "--log-level", paramLabel = "LEVEL", description = "trace, debug, info, warn or error (rstore.log.level)")
+    String logLevel;
+
+    @Option(names = "--log-file", paramLabel = "FILE", description = "write the log to FILE instead of stdout (rstore.log.file)")
+    String logFile;
+
     @Option(names = "--insecure", description = "without a cluster secret, listen on an address other hosts reach anyway (rstore.insecure)")
     Boolean insecure;
 
@@ -45,8 +50,10 @@ final class Daemon {
 
     RStoreConfig load() {
         flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout).flag(RStoreConfig.Key.RDMA_DEVICE, rdmaDevice)
-                .flag(RStoreConfig.Key.INSECURE, insecure);
-        return RStoreConfig.load(conf, System.getenv(), flags);
+                .flag(RStoreConfig.Key.INSECURE, insecure).flag(RStoreConfig.Key.LOG_LEVEL, logLevel).flag(RStoreConfig.Key.LOG_FILE, logFile);
+        RStoreConfig config = RStoreConfig.load(conf, System.getenv(), flags);
+        Logs.configure(config.get(RStoreConfig.Key.LOG_LEVEL), config.get(RStoreConfig.Key.LOG_FILE));
+        return config;
     }
 
     /** The secret from rstore.secret.file, else $RSTORE_SECRET, else none. */
@@ -72,7 +79,7 @@ final class Daemon {
                     + " could read and write every namespace. Give the cluster a secret (--secret-file FILE with the secret on its first"
                     + " line, chmod 600; or RSTORE_SECRET), or pass --insecure (rstore.insecure = true) on a network you trust");
         }
-        log(who, "WARNING: listening on " + configured + " without a cluster secret (--insecure): anyone who can connect is let in");
+        warn(who, "listening on " + configured + " without a cluster secret (--insecure): anyone who can connect is let in");
         return configured;
     }
 
@@ -119,8 +126,11 @@ final class Daemon {
     }
 
     static void log(String who, String line) {
-        System.out.println(LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + " " + who + ": " + line);
-        System.out.flush();
+        Logs.get(who).info(line);
+    }
+
+    static void warn(String who, String line) {
+        Logs.get(who).warn(line);
     }
 
     static void logConfig(String who, RStoreConfig config, List<RStoreConfig.Key> keys, String secret) {

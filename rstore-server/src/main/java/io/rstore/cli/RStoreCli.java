@@ -23,6 +23,10 @@ public final class RStoreCli implements Runnable {
         spec.commandLine().usage(System.err);
     }
 
+    static {
+        io.rstore.config.Logs.toStderr(); // the daemons log to stdout once they have read their configuration
+    }
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }

@@ -42,7 +42,9 @@ public final class RStoreConfig {
         REMOTE_SERVERS("rstore.master.remote-servers", "false", "without a cluster secret, let memory servers on other hosts register (true or false)"),
         MAX_CONNECTIONS("rstore.net.max-connections", "4096", "connections a daemon serves at once; more are refused (OVERLOADED)"),
         HANDSHAKE_TIMEOUT("rstore.net.handshake-timeout", "10s", "bound on a new connection's answer to the challenge"),
-        FRAME_TIMEOUT("rstore.net.frame-timeout", "30s", "bound on the rest of a frame once it has begun, and on a client taking an answer");
+        FRAME_TIMEOUT("rstore.net.frame-timeout", "30s", "bound on the rest of a frame once it has begun, and on a client taking an answer"),
+        LOG_LEVEL("rstore.log.level", "info", "what a daemon logs: trace, debug, info, warn or error"),
+        LOG_FILE("rstore.log.file", "", "file a daemon logs to (empty: stdout)");
 
         public final String name;
         public final String defaultValue;
@@ -160,6 +162,11 @@ public final class RStoreConfig {
             case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
             case TIMEOUT, HEARTBEAT, HANDSHAKE_TIMEOUT, FRAME_TIMEOUT -> millis(key);
             case INSECURE, REMOTE_SERVERS -> bool(key);
+            case LOG_LEVEL -> {
+                if (!Logs.LEVELS.contains(get(key))) {
+                    throw bad(key, "is not one of " + String.join(", ", Logs.LEVELS));
+                }
+            }
             case MAX_CONNECTIONS -> count(key);
             case TRANSPORT -> {
                 if (!List.of("auto", "shm", "tcp", "rdma").contains(get(key))) {

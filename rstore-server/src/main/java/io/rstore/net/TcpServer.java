@@ -41,6 +41,7 @@ import java.util.function.IntFunction;
  * descriptors) back off and are logged at most once a second.
  */
 public final class TcpServer implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = io.rstore.config.Logs.get("rstore");
     private final ServerSocketChannel listener;
     private final Function<SocketAddress, FrameHandler> handlers;
     private final IntFunction<RegionTable> regions;
@@ -367,7 +368,7 @@ public final class TcpServer implements AutoCloseable {
             return;
         }
         String more = refusalsNotLogged > 0 ? " (and " + refusalsNotLogged + " more refusals or failures since the last line)" : "";
-        System.err.println("rstore: " + (outcome.isEmpty() ? "" : "refused ") + what + outcome + more);
+        LOG.warn((outcome.isEmpty() ? "" : "refused ") + what + outcome + more);
         lastRefusalLog = now;
         refusalsNotLogged = 0;
     }

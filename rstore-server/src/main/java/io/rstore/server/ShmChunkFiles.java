@@ -129,7 +129,7 @@ public final class ShmChunkFiles implements AutoCloseable {
             try {
                 Files.deleteIfExists(old);
             } catch (IOException e) {
-                System.err.println("rstore server: cannot remove " + old + ": " + e.getMessage());
+                io.rstore.config.Logs.get("rstore server").warn("cannot remove " + old + ": " + e.getMessage());
             }
         }
     }
@@ -187,7 +187,7 @@ public final class ShmChunkFiles implements AutoCloseable {
             }
             Files.deleteIfExists(dir);
         } catch (IOException e) {
-            System.err.println("rstore server: cannot remove " + dir + ": " + e.getMessage());
+            io.rstore.config.Logs.get("rstore server").warn("cannot remove " + dir + ": " + e.getMessage());
         }
     }
 }

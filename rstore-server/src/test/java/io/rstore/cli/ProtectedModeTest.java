@@ -33,15 +33,21 @@ class ProtectedModeTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Daemon.bindAddress("0.0.0.0", "", false, "test"));
         assertTrue(e.getMessage().contains("without a cluster secret") && e.getMessage().contains("--insecure")
                 && e.getMessage().contains("chmod 600"), e.getMessage());
+        // the log goes to stdout in a daemon, to stderr under the other commands: either is caught here
         PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(log, true, StandardCharsets.UTF_8));
+        PrintStream capture = new PrintStream(log, true, StandardCharsets.UTF_8);
+        System.setOut(capture);
+        System.setErr(capture);
         try {
             assertEquals("0.0.0.0", Daemon.bindAddress("0.0.0.0", "", true, "test"));
         } finally {
             System.setOut(stdout);
+            System.setErr(stderr);
         }
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("WARNING: listening on 0.0.0.0 without a cluster secret"), log.toString());
+        assertTrue(log.toString(StandardCharsets.UTF_8).matches("(?s)\\d{4}-\\d\\d-\\d\\dT[0-9:.]+(Z|[+-]\\d\\d:\\d\\d) WARN test - listening on 0.0.0.0 without a cluster secret.*"),
+                log.toString());
     }
 
     @Test
