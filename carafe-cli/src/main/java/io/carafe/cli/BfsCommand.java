@@ -2,7 +2,9 @@ package io.carafe.cli;
 
 import io.carafe.algorithms.online.Bfs;
 import io.carafe.algorithms.online.Verifier;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,8 +36,13 @@ final class BfsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
+        boolean json = JsonReport.json(query.format); // checked before the graph is loaded
+        // with --format json the lines for people go nowhere and the report is printed at the end
+        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        ObjectNode report = JsonReport.header(spec);
+        int exit = 0;
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
             int s = g.vertex(query.source, "--source");
             Bfs.Result r = Bfs.run(g.graph(), s);
             System.err.printf("bfs: reached %,d vertices, explored %,d edges in %.3f s%n", r.verticesReached(), r.edgesExplored(), r.seconds());
@@ -50,8 +57,11 @@ final class BfsCommand implements Callable<Integer> {
             // levels 0 (the source) to maxDepth: the lines below, one per level
             out.printf("reached %,d of %,d vertices from %d in %s (depths 0-%d)%n", r.verticesReached(), depth.length, query.source,
                     Output.count(maxDepth + 1, "level"), maxDepth);
+            report.put("reached", r.verticesReached()).put("edgesExplored", r.edgesExplored()).put("seconds", r.seconds()).put("maxDepth", maxDepth);
+            com.fasterxml.jackson.databind.node.ArrayNode levels = report.putArray("verticesPerLevel");
             for (int level = 0; level <= maxDepth; level++) {
                 out.printf("  level %d: %,d%n", level, perLevel[level]);
+                levels.add(perLevel[level]);
             }
             if (query.target != null) {
                 int t = g.vertex(query.target, "--target");
@@ -63,6 +73,7 @@ final class BfsCommand implements Callable<Integer> {
                         path.insert(0, (v == t ? "" : " -> ")).insert(0, g.originalId(v));
                     }
                     out.printf("depth of %d: %d%npath: %s%n", query.target, depth[t], path);
+                    report.put("targetDepth", depth[t]);
                 }
             }
             if (query.output != null) {
@@ -80,11 +91,14 @@ final class BfsCommand implements Callable<Integer> {
             if (query.verify) {
                 boolean ok = Arrays.equals(Verifier.bfsDepths(g.file(), s), depth);
                 out.println(ok ? "verify: OK (every depth matches an independent BFS)" : "verify: FAILED (depths differ from an independent BFS)");
-                out.flush();
-                return ok ? 0 : 1;
+                report.put("verified", ok);
+                exit = ok ? 0 : 1;
             }
             out.flush();
         }
-        return 0;
+        if (json) {
+            JsonReport.print(report, spec.commandLine().getOut());
+        }
+        return exit;
     }
 }

@@ -38,9 +38,24 @@ final class DatasetsCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+        String format;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            if (io.rstore.cli.JsonReport.json(format)) {
+                var report = io.rstore.cli.JsonReport.header(spec);
+                var list = report.putArray("datasets");
+                for (Dataset d : DatasetCatalog.load().entries()) {
+                    var entry = list.addObject().put("name", d.name()).put("kind", d.generated() ? "generated" : (d.undirected() ? "undirected" : "directed"))
+                            .put("vertices", d.vertices()).put("edgeLines", d.edgeLines()).put("url", d.url());
+                    Datasets.findLocal(d).ifPresentOrElse(p -> entry.put("localFile", p.toString()), () -> entry.putNull("localFile"));
+                }
+                report.put("downloadDir", Datasets.dataDir().toString()).put("cacheDir", Datasets.cacheDir().toString());
+                io.rstore.cli.JsonReport.print(report, out);
+                return 0;
+            }
             out.printf("%-22s %-10s %12s %14s  %s%n", "name", "kind", "vertices", "edge lines", "here");
             for (Dataset d : DatasetCatalog.load().entries()) {
                 String here = d.generated() ? "generated on first use"

@@ -2,7 +2,9 @@ package io.carafe.cli;
 
 import io.carafe.algorithms.online.Dijkstra;
 import io.carafe.algorithms.online.Verifier;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,15 +36,29 @@ final class DijkstraCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
+        boolean json = JsonReport.json(query.format); // checked before the graph is loaded
+        // with --format json the lines for people go nowhere and the report is printed at the end
+        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        ObjectNode report = JsonReport.header(spec);
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
             int s = g.vertex(query.source, "--source");
             int t = query.target == null ? -1 : g.vertex(query.target, "--target");
             Dijkstra.Result r = Dijkstra.run(g.graph(), s, query.output == null ? t : -1);
             System.err.printf("dijkstra: settled %,d vertices, explored %,d edges in %.3f s (%,.1f M edges/s)%n",
                     r.verticesSettled(), r.edgesExplored(), r.seconds(), r.edgesPerSecond() / 1e6);
+            report.put("settled", r.verticesSettled()).put("edgesExplored", r.edgesExplored()).put("seconds", r.seconds());
             if (t >= 0) {
                 double d = r.distance()[t];
+                if (Double.isInfinite(d)) {
+                    report.putNull("distance");
+                } else {
+                    report.put("distance", d);
+                }
+                com.fasterxml.jackson.databind.node.ArrayNode ids = report.putArray("path");
+                for (int v : r.path(t)) {
+                    ids.add(g.originalId(v));
+                }
                 out.printf("distance %d -> %d: %s%n", query.source, query.target, Double.isInfinite(d) ? "unreachable" : Output.distance(d));
                 int[] path = r.path(t);
                 if (path.length > 0) {
@@ -62,6 +78,7 @@ final class DijkstraCommand implements Callable<Integer> {
                     }
                 }
                 out.printf("reached %,d of %,d vertices from %d; largest distance %s%n", reached, g.graph().vertexCount(), query.source, Output.distance(farthest));
+                report.put("reached", reached).put("largestDistance", farthest);
             }
             if (query.output != null) {
                 write(g, r);
@@ -75,14 +92,22 @@ final class DijkstraCommand implements Callable<Integer> {
                         out.printf("verify: FAILED at vertex %d: distance %s, expected %s%n", g.originalId(v),
                                 Output.distance(r.distance()[v]), Output.distance(want[v]));
                         out.flush();
-                        return 1;
+                        return finish(json, report.put("verified", false), 1);
                     }
                 }
+                report.put("verified", true);
                 out.println("verify: OK (" + (allSettled ? "every distance matches" : "the target's distance matches") + " an independent Dijkstra)");
             }
             out.flush();
         }
-        return 0;
+        return finish(json, report, 0);
+    }
+
+    private int finish(boolean json, ObjectNode report, int exit) {
+        if (json) {
+            JsonReport.print(report, spec.commandLine().getOut());
+        }
+        return exit;
     }
 
     private void write(LoadedGraph g, Dijkstra.Result r) throws IOException {

@@ -19,14 +19,33 @@ final class ImportCommand implements Callable<Integer> {
     @Mixin
     GraphOptions graph;
 
+    @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+    String format;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
+        boolean json = io.rstore.cli.JsonReport.json(format); // checked before anything is read
         GraphResolver.Resolved resolved = GraphResolver.resolve(graph.graph, graph.importOptions(), graph.cacheDir(), System.err);
         try (var file = resolved.imported().file()) {
             var out = spec.commandLine().getOut();
+            if (json) {
+                var r = resolved.imported().report();
+                var report = io.rstore.cli.JsonReport.header(spec);
+                report.put("graph", resolved.name()).put("cacheFile", file.path().toString()).put("fromCache", r.fromCache)
+                        .put("directed", file.header().directed()).put("weighted", file.header().weighted())
+                        .put("vertices", file.header().vertexCount()).put("edges", file.header().edgeCount())
+                        .put("bytes", r.bytes).put("lines", r.lines).put("comments", r.comments).put("blankLines", r.blankLines)
+                        .put("skippedLines", r.skippedLines).put("edgeLines", r.edgeLines).put("selfLoops", r.selfLoops).put("duplicates", r.duplicates)
+                        .put("parseSeconds", r.parseSeconds).put("buildSeconds", r.buildSeconds);
+                if (r.headerNodes >= 0) {
+                    report.put("headerNodes", r.headerNodes).put("headerEdges", r.headerEdges).put("matchesHeader", r.matchesHeader());
+                }
+                io.rstore.cli.JsonReport.print(report, out);
+                return 0;
+            }
             out.print(resolved.imported().report().summary());
             out.printf("graph %s: %,d vertices, %,d edges, %s, %s%ncached at %s%n", resolved.name(), file.header().vertexCount(),
                     file.header().edgeCount(), file.header().directed() ? "directed" : "undirected",

@@ -83,8 +83,9 @@ final class PregelRun implements AutoCloseable {
         }
     }
 
-    static PregelRun run(String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine,
-                         long maxSupersteps, long commandStart) {
+    /** Runs the program (-n times); {@code command} is the command running it, whose parameters the JSON summary records. */
+    static PregelRun run(picocli.CommandLine.Model.CommandSpec command, String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program,
+                         EngineOptions engine, long maxSupersteps, long commandStart) {
         PrintStream err = System.err;
         MetricRegistry registry = new MetricRegistry();
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
@@ -111,7 +112,7 @@ final class PregelRun implements AutoCloseable {
         }
         err.printf("messaging: %s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
         double total = (System.nanoTime() - commandStart) / 1e9;
-        ObjectNode summary = new ObjectMapper().createObjectNode();
+        ObjectNode summary = io.rstore.cli.JsonReport.header(command);
         summary.put("algorithm", algorithm);
         summary.put("graph", graph.name());
         summary.put("vertices", graph.graph().vertexCount());

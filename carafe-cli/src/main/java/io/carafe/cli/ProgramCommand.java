@@ -66,7 +66,7 @@ abstract class ProgramCommand implements Callable<Integer> {
         }
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g);
-            try (PregelRun run = PregelRun.run(algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {
+            try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {
                 String line = summarize(run, g);
                 run.writeValues(engine, valueName(), (v, value, text) -> program.formatValue(value, text));
                 if (engine.verify) {

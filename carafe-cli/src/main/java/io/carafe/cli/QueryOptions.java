@@ -18,4 +18,7 @@ final class QueryOptions {
 
     @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")
     boolean verify;
+
+    @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+    String format;
 }

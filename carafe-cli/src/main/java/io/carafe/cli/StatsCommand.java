@@ -29,12 +29,21 @@ final class StatsCommand implements Callable<Integer> {
             description = "vertex weight a + b·degree (default: ${DEFAULT-VALUE})")
     double[] partitionWeights;
 
+    @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+    String format;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        boolean json = io.rstore.cli.JsonReport.json(format); // checked before the graph is loaded
+        if (partitionWeights.length != 2) {
+            throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
+        }
+        // with --format json the lines for people go nowhere and the report is printed at the end
+        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        com.fasterxml.jackson.databind.node.ObjectNode report = io.rstore.cli.JsonReport.header(spec);
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             var h = g.graph().header();
             int n = g.graph().vertexCount();
@@ -48,6 +57,15 @@ final class StatsCommand implements Callable<Integer> {
             out.printf("graph %s: %s, %s%n", g.name(), h.directed() ? "directed" : "undirected (both directions stored)",
                     h.weighted() ? String.format("weights %s to %s", h.minWeight(), h.maxWeight()) : "unweighted");
             out.printf("vertices   %,d%nedges      %,d%n", n, h.edgeCount());
+            report.put("graph", g.name()).put("directed", h.directed()).put("weighted", h.weighted()).put("vertices", n).put("edges", h.edgeCount())
+                    .put("verticesWithoutOutEdges", isolated);
+            if (h.weighted()) {
+                report.put("minWeight", h.minWeight()).put("maxWeight", h.maxWeight());
+            }
+            if (n > 0) {
+                report.putObject("outDegree").put("min", degrees[0]).put("median", degrees[n / 2]).put("mean", (double) h.edgeCount() / n)
+                        .put("p99", degrees[(int) Math.min(n - 1, (long) Math.ceil(0.99 * n) - 1)]).put("max", degrees[n - 1]);
+            }
             if (n > 0) {
                 out.printf("out-degree min %d, median %d, mean %.2f, p99 %d, max %d; %,d vertices without out-edges%n",
                         degrees[0], degrees[n / 2], (double) h.edgeCount() / n, degrees[(int) Math.min(n - 1, (long) Math.ceil(0.99 * n) - 1)],
@@ -63,11 +81,9 @@ final class StatsCommand implements Callable<Integer> {
                 }
             }
             out.printf("RStore memory: %,d bytes in segments, %,d reserved (whole chunks)%n", allocated, reserved);
+            report.put("rstoreAllocatedBytes", allocated).put("rstoreReservedBytes", reserved);
             out.printf("per vertex %d bytes (record), per edge %d bytes (target%s)%n", VertexLayout.BYTES,
                     4 + (h.weighted() ? 8 : 0), h.weighted() ? " + weight" : "");
-            if (partitionWeights.length != 2) {
-                throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
-            }
             var partitioning = io.carafe.pregel.Partitioning.compute(rstore, g.name(), workers, partitionWeights[0], partitionWeights[1]);
             out.printf("partitioning for %s, weight %s + %s·degree:%n", Output.count(workers, "worker"), partitionWeights[0], partitionWeights[1]);
             long[] edges = new long[workers];
@@ -75,11 +91,17 @@ final class StatsCommand implements Callable<Integer> {
             for (int v; (v = again.nextVertex()) >= 0; ) {
                 edges[partitioning.partitionOf(v)] += again.degree();
             }
+            var partitions = report.putArray("partitions");
             for (int p = 0; p < workers; p++) {
                 out.printf("  partition %d: vertices [%,d, %,d) (%,d), %,d edges%n", p, partitioning.start(p), partitioning.end(p),
                         partitioning.end(p) - partitioning.start(p), edges[p]);
+                partitions.addObject().put("partition", p).put("firstVertex", partitioning.start(p)).put("endVertex", partitioning.end(p))
+                        .put("edges", edges[p]);
             }
             out.flush();
+        }
+        if (json) {
+            io.rstore.cli.JsonReport.print(report, spec.commandLine().getOut());
         }
         return 0;
     }

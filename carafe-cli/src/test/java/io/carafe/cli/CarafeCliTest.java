@@ -183,6 +183,52 @@ class CarafeCliTest {
         assertTrue(imported.out().contains(": matches"), imported.out());
     }
 
+    /**
+     * --format json on every command: the run's command, version, time and every parameter
+     * (defaults included), then its results; edges are the stored edges everywhere.
+     */
+    @Test
+    void shouldReportEveryCommandAsJsonWithItsParameters() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String g = graph().toString();
+        String[][] commands = {
+                {"dijkstra", "-g", g, "--weight-column", "3", "-r", "1", "-t", "6", "--verify", "--format", "json"},
+                {"bfs", "-g", g, "-r", "1", "--format", "json"},
+                {"stats", "-g", g, "--format", "json"},
+                {"import", "-g", g, "--format", "json"},
+                {"pagerank", "-g", g, "--tolerance", "1e-9", "--format", "json"},
+                {"datasets", "list", "--format", "json"}};
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> reports = new java.util.HashMap<>();
+        for (String[] command : commands) {
+            Run r = run(command);
+            assertEquals(0, r.exit(), String.join(" ", command) + ": " + r.err());
+            com.fasterxml.jackson.databind.JsonNode report = json.readTree(r.out());
+            String name = command[0].equals("datasets") ? "carafe datasets list" : "carafe " + command[0];
+            assertEquals(name, report.get("command").asText());
+            assertEquals("carafe 0.1.0", report.get("version").asText());
+            java.time.Instant.parse(report.get("timestamp").asText());
+            assertTrue(report.get("parameters").isObject(), report.toString());
+            reports.put(command[0], report);
+        }
+        // the hand graph: 1 -> 2 (2), 2 -> 3 (1), 1 -> 3 (5), 4 -> 1 (1), 3 -> 6 (7)
+        com.fasterxml.jackson.databind.JsonNode dijkstra = reports.get("dijkstra");
+        assertEquals(10.0, dijkstra.get("distance").asDouble());
+        assertEquals("[1,2,3,6]", dijkstra.get("path").toString());
+        assertTrue(dijkstra.get("verified").asBoolean());
+        assertEquals(g, dijkstra.get("parameters").get("graph").asText());
+        assertEquals(3, dijkstra.get("parameters").get("weight-column").asInt());
+        assertEquals("collapse", dijkstra.get("parameters").get("duplicates").asText(), "defaults are recorded too");
+        assertEquals("[1,2,1]", reports.get("bfs").get("verticesPerLevel").toString()); // {1}, {2, 3}, {6}
+        assertEquals(5, reports.get("stats").get("edges").asLong());
+        assertTrue(reports.get("import").get("fromCache").asBoolean(), "the earlier commands imported it");
+        assertEquals(1e-9, reports.get("pagerank").get("parameters").get("tolerance").asDouble());
+        assertEquals(100, reports.get("pagerank").get("parameters").get("max-iterations").asInt());
+        for (String edgesAgree : new String[] {"dijkstra", "bfs", "stats", "import", "pagerank"}) {
+            assertEquals(5, reports.get(edgesAgree).get("edges").asLong(), edgesAgree + ": edges are the stored edges");
+        }
+        assertTrue(reports.get("datasets").get("datasets").size() > 5);
+    }
+
     /** -n runs the kernel N times on the loaded graph and reports each trial and min/avg/max, in the table and the JSON. */
     @Test
     void shouldRunTrialsLikeGapbs() throws Exception {

@@ -27,39 +27,54 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
+    String format;
+
+    /** The findings in order: label, then what was found. */
+    private final java.util.LinkedHashMap<String, String> findings = new java.util.LinkedHashMap<>();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        boolean json = JsonReport.json(format);
         List<String> devices = RdmaEnvironment.devices();
-        line(out, "RDMA devices", devices.isEmpty() ? "none (/sys/class/infiniband is empty or missing)" : String.join(", ", devices));
+        line("RDMA devices", devices.isEmpty() ? "none (/sys/class/infiniband is empty or missing)" : String.join(", ", devices));
         Path library = RdmaEnvironment.library();
         int version = library == null ? -1 : RdmaEnvironment.libraryVersion();
-        line(out, "libdisni", library == null ? "not on java.library.path (" + System.getProperty("java.library.path") + ")"
+        line("libdisni", library == null ? "not on java.library.path (" + System.getProperty("java.library.path") + ")"
                 : version < 0 ? library + " is there but does not load (built for another libibverbs?)" : library + ", version " + version);
-        line(out, "locked memory", lockedMemory());
-        line(out, "huge pages", hugePages());
+        line("locked memory", lockedMemory());
+        line("huge pages", hugePages());
         Path shm = Path.of("/dev/shm");
-        line(out, "shared memory", Files.isDirectory(shm) ? shm + ", " + free(shm) + " free" : "no /dev/shm: the shm transport is off");
+        line("shared memory", Files.isDirectory(shm) ? shm + ", " + free(shm) + " free" : "no /dev/shm: the shm transport is off");
         String probe = RdmaEnvironment.probe(); // tried, not guessed from files
-        line(out, "device check", probe);
+        line("device check", probe);
         String rdma = probe.startsWith("opened ") && !probe.contains(", but ") ? null
                 : probe.startsWith("not tried: ") ? probe.substring("not tried: ".length()) : probe;
-        line(out, "auto picks", "shm for memory servers on this host; " + (rdma == null ? "rdma (disni) for servers with an RDMA device; " : "")
+        line("auto picks", "shm for memory servers on this host; " + (rdma == null ? "rdma (disni) for servers with an RDMA device; " : "")
                 + "tcp for the others" + (rdma == null ? "" : "; not rdma: " + rdma));
         if (cluster != null) {
             try (RStore rstore = RStore.connect(cluster, RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()))) {
                 for (ServerInfo s : rstore.servers()) {
-                    line(out, "server " + s.id(), s.address() + " -> " + rstore.transportTo(s)
+                    line("server " + s.id(), s.address() + " -> " + rstore.transportTo(s)
                             + (s.rdma().isEmpty() ? "" : " (it offers rdma at " + s.rdma() + ")"));
                 }
             }
+        }
+        if (json) {
+            com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
+            com.fasterxml.jackson.databind.node.ObjectNode found = report.putObject("findings");
+            findings.forEach(found::put);
+            JsonReport.print(report, out);
+        } else {
+            findings.forEach((what, finding) -> out.printf("%-16s %s%n", what + ":", finding));
         }
         out.flush();
         return 0;
     }
 
-    private static void line(PrintWriter out, String what, String finding) {
-        out.printf("%-16s %s%n", what + ":", finding);
+    private void line(String what, String finding) {
+        findings.put(what, finding);
     }
 
     /** The soft limit on locked memory: RDMA registration pins chunks, so servers need it unlimited (or above their capacity). */

@@ -45,7 +45,22 @@ final class NamespacesCommand implements Runnable {
             return 0;
         }
 
-        static void table(PrintWriter out, List<NamespaceInfo> namespaces) {
+        @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table",
+                description = "output format (default: ${DEFAULT-VALUE})")
+        String format;
+
+        /** The namespaces as a table, or (--format json) as the report's {@code namespaces} array. */
+        void table(PrintWriter out, List<NamespaceInfo> namespaces) {
+            if (JsonReport.json(format)) {
+                com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
+                com.fasterxml.jackson.databind.node.ArrayNode list = report.putArray("namespaces");
+                for (NamespaceInfo ns : namespaces) {
+                    list.addObject().put("name", ns.name()).put("id", ns.id()).put("reservedBytes", ns.reservedBytes())
+                            .put("allocatedBytes", ns.allocatedBytes()).put("segments", ns.segments()).put("mappedSegments", ns.mappedSegments());
+                }
+                JsonReport.print(report, out);
+                return;
+            }
             out.printf("%-40s %6s %12s %12s %9s %7s%n", "namespace", "id", "reserved", "allocated", "segments", "mapped");
             for (NamespaceInfo ns : namespaces) {
                 out.printf("%-40s %6d %12s %12s %9d %7d%n", ns.name(), ns.id(), Units.bytes(ns.reservedBytes()),

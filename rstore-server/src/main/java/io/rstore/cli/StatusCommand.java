@@ -7,6 +7,9 @@ import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.ServerInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -22,12 +25,20 @@ final class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
+    String format;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        boolean json = JsonReport.json(format);
         try (RStore rstore = cluster.connect()) {
             List<ServerInfo> servers = rstore.servers();
             List<NamespaceInfo> namespaces = rstore.namespaces();
+            if (json) {
+                JsonReport.print(report(rstore, servers, namespaces), out);
+                return 0;
+            }
             long capacity = 0;
             long used = 0;
             out.printf("cluster %s (transport %s)%n%n", rstore.uri(), rstore.transportName());
@@ -52,5 +63,29 @@ final class StatusCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    private ObjectNode report(RStore rstore, List<ServerInfo> servers, List<NamespaceInfo> namespaces) {
+        ObjectNode report = JsonReport.header(spec);
+        report.put("cluster", rstore.uri()).put("transport", rstore.transportName());
+        ArrayNode list = report.putArray("servers");
+        long capacity = 0;
+        long used = 0;
+        for (ServerInfo s : servers) {
+            list.addObject().put("id", s.id()).put("address", s.address()).put("alive", s.alive()).put("capacityBytes", s.capacityBytes())
+                    .put("usedBytes", s.usedBytes()).put("freeBytes", s.capacityBytes() - s.usedBytes()).put("reachedBy", rstore.transportTo(s))
+                    .put("shm", s.shm()).put("rdma", s.rdma());
+            if (s.alive()) {
+                capacity += s.capacityBytes();
+                used += s.usedBytes();
+            }
+        }
+        report.put("liveCapacityBytes", capacity).put("usedBytes", used)
+                .put("reservedBytes", namespaces.stream().mapToLong(NamespaceInfo::reservedBytes).sum()).put("namespaces", namespaces.size());
+        ArrayNode clients = report.putArray("clients");
+        for (ClientInfo c : rstore.clients()) {
+            clients.addObject().put("session", c.session()).put("name", c.name()).put("mappings", c.mappings());
+        }
+        return report;
     }
 }

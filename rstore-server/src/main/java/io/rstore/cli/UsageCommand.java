@@ -23,13 +23,29 @@ final class UsageCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
+    String format;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        boolean json = JsonReport.json(format);
         try (RStore rstore = cluster.connect()) {
             List<NamespaceInfo> namespaces = rstore.namespaces().stream()
                     .sorted(Comparator.comparingLong(NamespaceInfo::reservedBytes).reversed().thenComparing(NamespaceInfo::name)).toList();
             long capacity = rstore.servers().stream().filter(ServerInfo::alive).mapToLong(ServerInfo::capacityBytes).sum();
+            if (json) {
+                com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
+                com.fasterxml.jackson.databind.node.ArrayNode list = report.putArray("namespaces");
+                for (NamespaceInfo ns : namespaces) {
+                    list.addObject().put("name", ns.name()).put("reservedBytes", ns.reservedBytes()).put("allocatedBytes", ns.allocatedBytes())
+                            .put("segments", ns.segments()).put("mappedSegments", ns.mappedSegments());
+                }
+                long reserved = namespaces.stream().mapToLong(NamespaceInfo::reservedBytes).sum();
+                report.put("liveCapacityBytes", capacity).put("reservedBytes", reserved).put("unreservedBytes", capacity - reserved);
+                JsonReport.print(report, out);
+                return 0;
+            }
             out.printf("%-40s %12s %7s %12s %6s %9s %7s%n", "namespace", "reserved", "of cap", "allocated", "used", "segments", "mapped");
             long reserved = 0;
             long allocated = 0;

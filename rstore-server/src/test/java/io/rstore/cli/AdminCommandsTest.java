@@ -64,4 +64,36 @@ class AdminCommandsTest {
         assertEquals(RStoreCli.EXIT_RSTORE_ERROR, nobody.exit());
         assertTrue(nobody.err().contains("cannot reach the master"), nobody.err());
     }
+
+    /** status, usage, ns list and doctor as JSON: the command, version, time and parameters, then what the table shows. */
+    @Test
+    void shouldReportStatusUsageNamespacesAndDoctorAsJson() throws Exception {
+        RStoreSettings settings = RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(32 << 20).withMemoryServers(2);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        try (NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0))) {
+            String uri = "rstore+tcp://127.0.0.1:" + cluster.port();
+            assertEquals(0, run("ns", "create", "graphs", "-c", uri).exit());
+            try (RStore client = RStore.connect(uri)) {
+                client.joinNamespace("graphs").alloc(3 << 20, AllocFlags.GROW);
+            }
+            var status = json.readTree(run("status", "-c", uri, "--format", "json").out());
+            assertEquals("rstore status", status.get("command").asText());
+            assertEquals("rstore 0.1.0", status.get("version").asText());
+            java.time.Instant.parse(status.get("timestamp").asText());
+            assertEquals(2, status.get("servers").size());
+            assertEquals(64L << 20, status.get("liveCapacityBytes").asLong());
+            assertEquals(3L << 20, status.get("reservedBytes").asLong());
+            var usage = json.readTree(run("usage", "-c", uri, "--format", "json").out());
+            assertEquals("graphs", usage.get("namespaces").get(0).get("name").asText());
+            assertEquals(61L << 20, usage.get("unreservedBytes").asLong());
+            var list = json.readTree(run("ns", "list", "-c", uri, "--format", "json").out());
+            assertEquals("rstore ns list", list.get("command").asText());
+            assertEquals(3L << 20, list.get("namespaces").get(0).get("allocatedBytes").asLong());
+            var doctor = json.readTree(run("doctor", "--format", "json").out());
+            assertTrue(doctor.get("findings").has("RDMA devices") && doctor.get("findings").has("auto picks"), doctor.toString());
+            Run wrong = run("status", "-c", uri, "--format", "yaml");
+            assertEquals(CommandLine.ExitCode.USAGE, wrong.exit());
+            assertTrue(wrong.err().contains("--format must be table or json"), wrong.err());
+        }
+    }
 }

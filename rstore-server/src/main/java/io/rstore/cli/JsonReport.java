@@ -1,0 +1,83 @@
+package io.rstore.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+
+/**
+ * What every {@code --format json} output of the rstore and carafe commands starts with:
+ * the command, the tool's version, when it ran, and every parameter it ran with (each
+ * option by its long name, defaults included), so a result file says how it was made.
+ */
+public final class JsonReport {
+    public static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private JsonReport() {
+    }
+
+    /** {@code command, version, timestamp, parameters{...}} of the command being run. */
+    public static ObjectNode header(CommandSpec spec) {
+        ObjectNode report = MAPPER.createObjectNode();
+        report.put("command", spec.qualifiedName());
+        String[] version = spec.root().version();
+        report.put("version", version.length == 0 ? "" : version[0]);
+        report.put("timestamp", Instant.now().toString());
+        ObjectNode parameters = report.putObject("parameters");
+        for (OptionSpec option : spec.options()) {
+            if (!option.usageHelp() && !option.versionHelp() && !option.hidden()) {
+                put(parameters, option.longestName().replaceFirst("^-+", ""), option.getValue());
+            }
+        }
+        for (PositionalParamSpec positional : spec.positionalParameters()) {
+            put(parameters, positional.paramLabel().toLowerCase(java.util.Locale.ROOT), positional.getValue());
+        }
+        return report;
+    }
+
+    private static void put(ObjectNode into, String name, Object value) {
+        switch (value) {
+            case null -> into.putNull(name);
+            case Boolean b -> into.put(name, b);
+            case Integer i -> into.put(name, i);
+            case Long l -> into.put(name, l);
+            case Double d -> into.put(name, d);
+            case double[] ds -> {
+                ArrayNode a = into.putArray(name);
+                for (double d : ds) {
+                    a.add(d);
+                }
+            }
+            case java.util.Collection<?> c -> {
+                ArrayNode a = into.putArray(name);
+                c.forEach(item -> a.add(String.valueOf(item)));
+            }
+            default -> into.put(name, value.toString());
+        }
+    }
+
+    /** Prints {@code report}, indented, and flushes. */
+    public static void print(JsonNode report, PrintWriter out) {
+        try {
+            out.println(MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a report that cannot be written as JSON: " + e.getMessage(), e);
+        }
+        out.flush();
+    }
+
+    /** Checks a --format value: table or json. */
+    public static boolean json(String format) {
+        return switch (format) {
+            case "table" -> false;
+            case "json" -> true;
+            default -> throw new IllegalArgumentException("--format must be table or json, was '" + format + "'");
+        };
+    }
+}
