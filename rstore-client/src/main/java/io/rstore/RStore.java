@@ -43,6 +43,9 @@ public final class RStore implements AutoCloseable {
     /** The well-known address of every namespace's first segment, used to bootstrap. */
     public static final long RSTORE_INIT_RADDRESS = 0;
 
+    /** This RStore's version: the daemons and tools report it. */
+    public static final String VERSION = "0.1.0";
+
     private final MasterProtocol master;
     private final Transport transport;
     private final RStoreSettings settings;
@@ -141,6 +144,11 @@ public final class RStore implements AutoCloseable {
 
     public List<ServerInfo> servers() {
         return rpc("servers", master::servers);
+    }
+
+    /** The master's version, uptime and the age of each memory server's last heartbeat. */
+    public io.rstore.protocol.ClusterInfo clusterInfo() {
+        return rpc("clusterInfo", master::clusterInfo);
     }
 
     /** The cluster's client sessions, with the mapping references each holds. */

@@ -38,6 +38,9 @@ public interface MasterProtocol {
      */
     int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds);
 
+    /** The master's version, uptime and the age of each memory server's last heartbeat. */
+    ClusterInfo clusterInfo();
+
     NamespaceInfo createNamespace(long session, String name);
 
     NamespaceInfo joinNamespace(long session, String name);

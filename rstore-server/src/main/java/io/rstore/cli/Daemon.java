@@ -29,6 +29,9 @@ final class Daemon {
     @Option(names = "--print-jvm-options", hidden = true, description = "print the heap and direct-memory bounds for this configuration, then exit (bin/rstore)")
     boolean printJvmOptions;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "serve Prometheus metrics at http://BIND:PORT/metrics, 0 for any free port (rstore.metrics.port; default none)")
+    Integer metricsPort;
+
     @Option(names = "--log-level", paramLabel = "LEVEL", description = "trace, debug, info, warn or error (rstore.log.level)")
     String logLevel;
 
@@ -50,7 +53,8 @@ final class Daemon {
 
     RStoreConfig load() {
         flag(RStoreConfig.Key.SECRET_FILE, secretFile).flag(RStoreConfig.Key.TIMEOUT, timeout).flag(RStoreConfig.Key.RDMA_DEVICE, rdmaDevice)
-                .flag(RStoreConfig.Key.INSECURE, insecure).flag(RStoreConfig.Key.LOG_LEVEL, logLevel).flag(RStoreConfig.Key.LOG_FILE, logFile);
+                .flag(RStoreConfig.Key.INSECURE, insecure).flag(RStoreConfig.Key.LOG_LEVEL, logLevel).flag(RStoreConfig.Key.LOG_FILE, logFile)
+                .flag(RStoreConfig.Key.METRICS_PORT, metricsPort);
         RStoreConfig config = RStoreConfig.load(conf, System.getenv(), flags);
         Logs.configure(config.get(RStoreConfig.Key.LOG_LEVEL), config.get(RStoreConfig.Key.LOG_FILE));
         return config;
@@ -107,6 +111,19 @@ final class Daemon {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The daemon's metrics over JMX, and as Prometheus text on rstore.metrics.port (if set)
+     * at the daemon's bind address; the log says where.
+     */
+    static io.rstore.net.MetricsEndpoint metrics(com.codahale.metrics.MetricRegistry registry, RStoreConfig config, String bindTo, String who) {
+        String port = config.get(RStoreConfig.Key.METRICS_PORT);
+        io.rstore.net.MetricsEndpoint endpoint = io.rstore.net.MetricsEndpoint.start(registry,
+                port.isEmpty() ? null : new java.net.InetSocketAddress(bindTo, config.port(RStoreConfig.Key.METRICS_PORT)));
+        log(who, "metrics over JMX (domain io.rstore)" + (endpoint.port() < 0 ? "; no Prometheus endpoint (rstore.metrics.port)"
+                : "; Prometheus at http://" + bindTo + ":" + endpoint.port() + "/metrics"));
+        return endpoint;
     }
 
     /** What one connection may cost, from rstore.net.*. */

@@ -53,7 +53,7 @@ final class MasterCommand implements Callable<Integer> {
             return 0;
         }
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_BIND, Key.MASTER_PORT, Key.CHUNK_SIZE, Key.HEARTBEAT, Key.RDMA_DEVICE, Key.MASTER_RDMA_PORT,
-                Key.TIMEOUT, Key.SECRET_FILE, Key.INSECURE, Key.REMOTE_SERVERS, Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT), secret);
+                Key.TIMEOUT, Key.SECRET_FILE, Key.INSECURE, Key.REMOTE_SERVERS, Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT, Key.METRICS_PORT, Key.LOG_LEVEL, Key.LOG_FILE), secret);
         InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.MASTER_PORT));
         RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         MasterNode master = MasterNode.start(config.bytes(Key.CHUNK_SIZE), at, secret, config.millis(Key.TIMEOUT), config.millis(Key.HEARTBEAT),
@@ -61,7 +61,11 @@ final class MasterCommand implements Callable<Integer> {
         Daemon.log(WHO, "serving on " + bindTo + ":" + master.port() + " (transport tcp"
                 + (rdma == null ? "" : "; rdma on the " + rdma.kind() + " device at port " + master.rdmaPort()) + "; chunks of "
                 + Units.bytes(config.bytes(Key.CHUNK_SIZE)) + "; at most " + master.maxConnections() + " connections)");
-        Daemon.runUntilStopped(WHO, master);
+        io.rstore.net.MetricsEndpoint metrics = Daemon.metrics(master.metrics(), config, bindTo, WHO);
+        Daemon.runUntilStopped(WHO, () -> {
+            metrics.close();
+            master.close();
+        });
         return 0;
     }
 }

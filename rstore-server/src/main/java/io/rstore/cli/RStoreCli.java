@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code rstore} command: routes to one class per subcommand. */
 @Command(name = "rstore",
         mixinStandardHelpOptions = true,
-        version = "rstore 0.1.0",
+        version = "rstore " + io.rstore.RStore.VERSION,
         description = "RStore: a distributed in-memory store with one-sided reads and writes.",
         subcommands = {MasterCommand.class, ServerCommand.class, ServeCommand.class, StatusCommand.class, UsageCommand.class, DoctorCommand.class, NamespacesCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class RStoreCli implements Runnable {

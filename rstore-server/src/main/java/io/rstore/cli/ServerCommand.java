@@ -66,7 +66,7 @@ final class ServerCommand implements Callable<Integer> {
         }
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
                 Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE, Key.HEARTBEAT, Key.INSECURE,
-                Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT), secret);
+                Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT, Key.METRICS_PORT, Key.LOG_LEVEL, Key.LOG_FILE), secret);
         RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         Path shm = config.get(Key.SHM_DIR).isEmpty() ? null : Path.of(config.get(Key.SHM_DIR));
         if (shm != null && !Files.isDirectory(shm)) {
@@ -84,7 +84,11 @@ final class ServerCommand implements Callable<Integer> {
         Daemon.log(WHO, "memory server " + server.id() + " serving " + Units.bytes(config.bytes(Key.SERVER_CAPACITY)) + " at "
                 + server.address() + " (" + transports + "), registered with the master at " + config.get(Key.MASTER_HOST) + ":"
                 + config.port(Key.MASTER_PORT));
-        Daemon.runUntilStopped(WHO, server);
+        io.rstore.net.MetricsEndpoint metrics = Daemon.metrics(server.metrics(), config, bindTo, WHO);
+        Daemon.runUntilStopped(WHO, () -> {
+            metrics.close();
+            server.close();
+        });
         return 0;
     }
 }

@@ -3,6 +3,7 @@ package io.rstore.cli;
 import io.rstore.RStore;
 import io.rstore.config.Units;
 import io.rstore.protocol.ClientInfo;
+import io.rstore.protocol.ClusterInfo;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.ServerInfo;
 import picocli.CommandLine.Command;
@@ -35,17 +36,21 @@ final class StatusCommand implements Callable<Integer> {
         try (RStore rstore = cluster.connect()) {
             List<ServerInfo> servers = rstore.servers();
             List<NamespaceInfo> namespaces = rstore.namespaces();
+            ClusterInfo info = rstore.clusterInfo();
             if (json) {
-                JsonReport.print(report(rstore, servers, namespaces), out);
+                JsonReport.print(report(rstore, info, servers, namespaces), out);
                 return 0;
             }
             long capacity = 0;
             long used = 0;
-            out.printf("cluster %s (transport %s)%n%n", rstore.uri(), rstore.transportName());
-            out.printf("%4s  %-36s %6s %12s %12s %12s  %s%n", "id", "memory server", "state", "capacity", "used", "free", "reached by");
+            out.printf("cluster %s (transport %s); master version %s, up %s%n%n", rstore.uri(), rstore.transportName(), info.version(),
+                    java.time.Duration.ofMillis(info.uptimeMillis()).toSeconds() + " s");
+            out.printf("%4s  %-36s %6s %12s %12s %12s %10s  %s%n", "id", "memory server", "state", "capacity", "used", "free", "heartbeat", "reached by");
             for (ServerInfo s : servers) {
-                out.printf("%4d  %-36s %6s %12s %12s %12s  %s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
-                        Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()), rstore.transportTo(s));
+                long age = s.id() < info.heartbeatAgeMillis().size() ? info.heartbeatAgeMillis().get(s.id()) : -1;
+                out.printf("%4d  %-36s %6s %12s %12s %12s %10s  %s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
+                        Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()),
+                        age < 0 ? "-" : String.format("%.1f s ago", age / 1000.0), rstore.transportTo(s));
                 if (s.alive()) {
                     capacity += s.capacityBytes();
                     used += s.usedBytes();
@@ -65,16 +70,18 @@ final class StatusCommand implements Callable<Integer> {
         return 0;
     }
 
-    private ObjectNode report(RStore rstore, List<ServerInfo> servers, List<NamespaceInfo> namespaces) {
+    private ObjectNode report(RStore rstore, ClusterInfo info, List<ServerInfo> servers, List<NamespaceInfo> namespaces) {
         ObjectNode report = JsonReport.header(spec);
-        report.put("cluster", rstore.uri()).put("transport", rstore.transportName());
+        report.put("cluster", rstore.uri()).put("transport", rstore.transportName()).put("masterVersion", info.version())
+                .put("masterUptimeMillis", info.uptimeMillis());
         ArrayNode list = report.putArray("servers");
         long capacity = 0;
         long used = 0;
         for (ServerInfo s : servers) {
             list.addObject().put("id", s.id()).put("address", s.address()).put("alive", s.alive()).put("capacityBytes", s.capacityBytes())
                     .put("usedBytes", s.usedBytes()).put("freeBytes", s.capacityBytes() - s.usedBytes()).put("reachedBy", rstore.transportTo(s))
-                    .put("shm", s.shm()).put("rdma", s.rdma());
+                    .put("shm", s.shm()).put("rdma", s.rdma())
+                    .put("heartbeatAgeMillis", s.id() < info.heartbeatAgeMillis().size() ? info.heartbeatAgeMillis().get(s.id()) : -1);
             if (s.alive()) {
                 capacity += s.capacityBytes();
                 used += s.usedBytes();

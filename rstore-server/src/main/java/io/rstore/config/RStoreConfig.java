@@ -43,6 +43,7 @@ public final class RStoreConfig {
         MAX_CONNECTIONS("rstore.net.max-connections", "4096", "connections a daemon serves at once; more are refused (OVERLOADED)"),
         HANDSHAKE_TIMEOUT("rstore.net.handshake-timeout", "10s", "bound on a new connection's answer to the challenge"),
         FRAME_TIMEOUT("rstore.net.frame-timeout", "30s", "bound on the rest of a frame once it has begun, and on a client taking an answer"),
+        METRICS_PORT("rstore.metrics.port", "", "port of a daemon's Prometheus metrics endpoint, http://HOST:PORT/metrics (empty: none; 0: any free port); JMX is always on"),
         LOG_LEVEL("rstore.log.level", "info", "what a daemon logs: trace, debug, info, warn or error"),
         LOG_FILE("rstore.log.file", "", "file a daemon logs to (empty: stdout)");
 
@@ -162,6 +163,11 @@ public final class RStoreConfig {
             case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
             case TIMEOUT, HEARTBEAT, HANDSHAKE_TIMEOUT, FRAME_TIMEOUT -> millis(key);
             case INSECURE, REMOTE_SERVERS -> bool(key);
+            case METRICS_PORT -> {
+                if (!get(key).isEmpty()) {
+                    port(key);
+                }
+            }
             case LOG_LEVEL -> {
                 if (!Logs.LEVELS.contains(get(key))) {
                     throw bad(key, "is not one of " + String.join(", ", Logs.LEVELS));

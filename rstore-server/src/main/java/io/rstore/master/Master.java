@@ -118,6 +118,8 @@ public final class Master implements MasterProtocol {
     }
 
     private final ServerConnector connector;
+    private final long startedNanos = System.nanoTime();
+    private long[] lastBeatNanos = new long[0]; // by server id: when it last answered a ping; 0: never pinged
 
     /** A master whose memory servers are registered in-process ({@link #registerServer(String, ChunkService)}). */
     public Master(long chunkSizeBytes) {
@@ -227,12 +229,47 @@ public final class Master implements MasterProtocol {
                 return died;
             }
             Server s = live.get(i);
+            if (answered[i]) {
+                beat(s.id);
+            }
             if (!answered[i]) {
                 markDead(s.id);
                 died.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), false));
             }
         }
         return died;
+    }
+
+    /**
+     * Gauges of the master's state, registered under {@code rstore.master.}: sessions,
+     * namespaces, live and dead memory servers, chunks held by namespaces and pooled, uptime.
+     */
+    public void registerGauges(com.codahale.metrics.MetricRegistry registry) {
+        registry.gauge("rstore.master.sessions", () -> () -> { synchronized (this) { return sessions.size(); } });
+        registry.gauge("rstore.master.namespaces", () -> () -> { synchronized (this) { return byName.size(); } });
+        registry.gauge("rstore.master.servers.alive", () -> () -> { synchronized (this) { return servers.stream().filter(s -> s.alive).count(); } });
+        registry.gauge("rstore.master.servers.dead", () -> () -> { synchronized (this) { return servers.stream().filter(s -> !s.alive).count(); } });
+        registry.gauge("rstore.master.chunks.held", () -> () -> { synchronized (this) { return byName.values().stream().mapToLong(sp -> sp.chunks.size()).sum(); } });
+        registry.gauge("rstore.master.chunks.pooled", () -> () -> { synchronized (this) { return servers.stream().mapToLong(s -> s.pool.size()).sum(); } });
+        registry.gauge("rstore.master.uptime.seconds", () -> () -> (System.nanoTime() - startedNanos) / 1_000_000_000L);
+    }
+
+    private synchronized void beat(int serverId) {
+        if (serverId >= lastBeatNanos.length) {
+            lastBeatNanos = java.util.Arrays.copyOf(lastBeatNanos, Math.max(serverId + 1, 2 * lastBeatNanos.length));
+        }
+        lastBeatNanos[serverId] = System.nanoTime();
+    }
+
+    @Override
+    public synchronized io.rstore.protocol.ClusterInfo clusterInfo() {
+        long now = System.nanoTime();
+        List<Long> ages = new ArrayList<>(servers.size());
+        for (Server s : servers) {
+            long beat = s.id < lastBeatNanos.length ? lastBeatNanos[s.id] : 0;
+            ages.add(beat == 0 ? -1 : (now - beat) / 1_000_000);
+        }
+        return new io.rstore.protocol.ClusterInfo(io.rstore.RStore.VERSION, (now - startedNanos) / 1_000_000, ages);
     }
 
     @Override

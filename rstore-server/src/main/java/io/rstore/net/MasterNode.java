@@ -30,6 +30,7 @@ public final class MasterNode implements AutoCloseable {
     private final Thread heartbeat;
     private final RdmaDevice rdma;                 // null: control calls over tcp only
     private final RdmaDevice.Listener rdmaListener;
+    private final com.codahale.metrics.MetricRegistry metrics = new com.codahale.metrics.MetricRegistry();
     private volatile boolean closed;
 
     private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, RdmaDevice rdma,
@@ -49,7 +50,9 @@ public final class MasterNode implements AutoCloseable {
             }
         });
         MasterService service = new MasterService(master);
-        this.tcp = new TcpServer(bind, peer -> service.connection(registrationRefused(peer, required, remoteServers)), id -> null, secret, limits);
+        master.registerGauges(metrics);
+        this.tcp = new TcpServer(bind, peer -> service.connection(registrationRefused(peer, required, remoteServers)), id -> null, secret, limits,
+                new ServerMetrics(metrics, "rstore.master"));
         this.rdma = rdma;
         this.rdmaListener = rdma == null ? null : rdma.listen(new InetSocketAddress(bind.getAddress(), rdmaPort),
                 () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required));
@@ -121,6 +124,11 @@ public final class MasterNode implements AutoCloseable {
 
     public Master master() {
         return master;
+    }
+
+    /** The master's metrics: its calls (rstore.master.call.NAME), errors, bytes, connections, and gauges of its state. */
+    public com.codahale.metrics.MetricRegistry metrics() {
+        return metrics;
     }
 
     /** The port of the RDMA listener for control calls, or -1 if there is none. */

@@ -39,6 +39,7 @@ public final class ServerNode implements AutoCloseable {
     private final String token;
     private final int timeoutMs;
     private final Consumer<String> log;
+    private final com.codahale.metrics.MetricRegistry metrics = new com.codahale.metrics.MetricRegistry();
     private volatile int id = -1;
     private volatile boolean closed;
     private RemoteMaster master; // the registration connection; null while the master is unreachable
@@ -57,13 +58,16 @@ public final class ServerNode implements AutoCloseable {
         this.token = HexFormat.of().formatHex(random);
         try {
             this.tcp = new TcpServer(bind, peer -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret,
-                    limits);
+                    limits, new ServerMetrics(metrics, "rstore.server"));
         } catch (IOException | RuntimeException e) {
             memory.close(); // its shm directory, if any, goes too
             throw e;
         }
         String host = advertiseHost == null || advertiseHost.isEmpty() ? reachableHost(bind) : advertiseHost;
         this.address = new TcpAddress(host, tcp.port()).toString();
+        metrics.gauge("rstore.server.capacity.bytes", () -> memory::capacityBytes);
+        metrics.gauge("rstore.server.used.bytes", () -> memory::usedBytes);
+        metrics.gauge("rstore.server.chunks", () -> () -> memory.chunkIds().length);
         try {
             if (rdma != null) {
                 memory.enableRdma(rdma, new InetSocketAddress(bind.getAddress(), rdmaPort), host);
@@ -175,6 +179,11 @@ public final class ServerNode implements AutoCloseable {
 
     public MemoryServer memory() {
         return memory;
+    }
+
+    /** The server's metrics: chunk calls, one-sided reads and writes and their bytes, connections, capacity, use, chunks. */
+    public com.codahale.metrics.MetricRegistry metrics() {
+        return metrics;
     }
 
     @Override

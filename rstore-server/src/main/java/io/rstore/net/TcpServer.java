@@ -49,6 +49,7 @@ public final class TcpServer implements AutoCloseable {
     private final AtomicInteger open = new AtomicInteger();
     private final String secret; // empty: none required
     private final NetLimits limits;
+    private final ServerMetrics metrics;
     private final int maxConnections;
     private final Thread acceptor;
     private volatile boolean closed;
@@ -58,9 +59,10 @@ public final class TcpServer implements AutoCloseable {
      * @param regions  the region table of memory server {@code id}, or null if not served here
      */
     public TcpServer(InetSocketAddress bind, Function<SocketAddress, FrameHandler> handlers, IntFunction<RegionTable> regions, String secret,
-                     NetLimits limits) throws IOException {
+                     NetLimits limits, ServerMetrics metrics) throws IOException {
         this.secret = secret == null ? "" : secret;
         this.limits = limits;
+        this.metrics = metrics;
         this.maxConnections = Math.min(limits.maxConnections(), NetLimits.connectionsTheDescriptorLimitAllows());
         this.listener = ServerSocketChannel.open().bind(bind, ACCEPT_BACKLOG);
         this.handlers = handlers;
@@ -110,9 +112,11 @@ public final class TcpServer implements AutoCloseable {
             }
             if (open.incrementAndGet() > maxConnections) {
                 open.decrementAndGet();
+                metrics.refused.mark();
                 refuseOverLimit(channel);
                 continue;
             }
+            metrics.connections.inc();
             try {
                 channel.socket().setTcpNoDelay(true);
                 keepAlive(channel);
@@ -121,6 +125,8 @@ public final class TcpServer implements AutoCloseable {
             } catch (IOException | RuntimeException | OutOfMemoryError e) { // no thread to be had: this one connection is refused
                 connections.remove(channel);
                 open.decrementAndGet();
+                metrics.connections.dec();
+                metrics.refused.mark();
                 closeQuietly(channel);
                 logRefusal("a connection (" + e + ")", "; connection closed");
             }
@@ -216,7 +222,15 @@ public final class TcpServer implements AutoCloseable {
                     }
                 }
                 in.flip();
+                int type = in.getShort(8);
+                long started = System.nanoTime();
                 ByteBuffer answer = handler.handle(in);
+                metrics.call(type).update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+                metrics.bytesIn.mark(4L + length);
+                metrics.bytesOut.mark(answer.remaining());
+                if (answer.remaining() > 7 && answer.get(answer.position() + 7) == Frames.ERROR) {
+                    metrics.errors.mark();
+                }
                 writeFully(channel, answer, limits.frameTimeoutMs());
                 if (Frames.isHangUp(answer)) {
                     return;
@@ -229,6 +243,7 @@ public final class TcpServer implements AutoCloseable {
         } finally {
             connections.remove(channel);
             open.decrementAndGet();
+            metrics.connections.dec();
             if (handler != null) {
                 handler.close(); // a client that died (even by SIGKILL) leaves no references behind
             }
@@ -338,6 +353,16 @@ public final class TcpServer implements AutoCloseable {
             } else if (!poller.discard(length, deadline)) { // refused: still take the bytes off the wire
                 throw new IOException("the peer closed mid-request");
             }
+        }
+        if (type == Frames.READ) {
+            metrics.reads.mark();
+            metrics.readBytes.mark(memory == null ? 0 : length);
+        } else {
+            metrics.writes.mark();
+            metrics.writeBytes.mark(memory == null ? 0 : length);
+        }
+        if (status != 0) {
+            metrics.errors.mark();
         }
         boolean withPayload = type == Frames.READ && memory != null && length > 0;
         reply.clear();

@@ -81,7 +81,7 @@ class TcpFuzzTest {
     /**
      * Random bytes in place of the handshake's answer, or a valid answer (no secret is set)
      * followed by frames with lying lengths, valid-looking headers with bad kinds, types and
-     * bodies, or a request of every call in turn (master calls 1-20, chunk calls 32-36, the
+     * bodies, or a request of every call in turn (master calls 1-21, chunk calls 32-36, the
      * data request) with a random body, cut short or run long.
      */
     private static byte[] garbage(Random random, int i) {
@@ -103,7 +103,7 @@ class TcpFuzzTest {
             }
             default -> { // each call in turn: a request frame of that type, its body random and of a random length
                 // master calls, chunk calls, and (negative here) the data request's read and write
-                int[] types = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 32, 33, 34, 35, 36, -Frames.READ, -Frames.WRITE};
+                int[] types = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 32, 33, 34, 35, 36, -Frames.READ, -Frames.WRITE};
                 int pick = types[(i / 5) % types.length];
                 boolean data = pick < 0;
                 int type = Math.abs(pick);

@@ -34,7 +34,8 @@ final class MasterCalls {
     static final int CLIENTS = 18;
     static final int REGISTER_SERVER = 19;
     static final int ALLOC_FROM_FILE = 20;
-    static final int LAST = ALLOC_FROM_FILE;
+    static final int CLUSTER_INFO = 21;
+    static final int LAST = CLUSTER_INFO;
 
     private MasterCalls() {
     }

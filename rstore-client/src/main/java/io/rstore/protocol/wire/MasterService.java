@@ -87,6 +87,14 @@ public final class MasterService {
                 }
                 out.putInt(master.registerServer(address, shm, rdma, capacity, token, chunks));
             }
+            case MasterCalls.CLUSTER_INFO -> {
+                in.expectEnd();
+                io.rstore.protocol.ClusterInfo info = master.clusterInfo();
+                out.putString(info.version()).putLong(info.uptimeMillis()).putInt(info.heartbeatAgeMillis().size());
+                for (long age : info.heartbeatAgeMillis()) {
+                    out.putLong(age);
+                }
+            }
             case MasterCalls.CHUNK_SIZE -> {
                 in.expectEnd();
                 out.putLong(master.chunkSizeBytes());

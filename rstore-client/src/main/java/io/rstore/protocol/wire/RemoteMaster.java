@@ -133,6 +133,20 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
+    public io.rstore.protocol.ClusterInfo clusterInfo() {
+        return call(MasterCalls.CLUSTER_INFO, b -> { }, in -> {
+            String version = in.getString();
+            long uptime = in.getLong();
+            int n = in.getCount(8);
+            java.util.List<Long> ages = new java.util.ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                ages.add(in.getLong());
+            }
+            return new io.rstore.protocol.ClusterInfo(version, uptime, ages);
+        });
+    }
+
+    @Override
     public void close() {
         caller.close();
     }

@@ -62,6 +62,12 @@ class WireProtocolTest {
         }
 
         @Override
+        public io.rstore.protocol.ClusterInfo clusterInfo() {
+            calls.add("clusterInfo");
+            return new io.rstore.protocol.ClusterInfo("rstore 9.9", 12_345, List.of(-1L, 250L));
+        }
+
+        @Override
         public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
             calls.add("register " + address + " " + shm + " " + rdma + " " + capacityBytes + " " + controlToken + " " + java.util.Arrays.toString(chunkIds));
             return 41;
@@ -179,6 +185,8 @@ class WireProtocolTest {
         assertEquals(Recording.SEG, remote.lookup(6, 7, 128));
         assertEquals(Recording.SEG, remote.map(6, 7, 192));
         assertEquals(List.of(new ClientInfo(3, "carafe worker 2", 17), new ClientInfo(Long.MAX_VALUE, "", 0)), remote.clients());
+        assertEquals(new io.rstore.protocol.ClusterInfo("rstore 9.9", 12_345, List.of(-1L, 250L)), remote.clusterInfo());
+        master.calls.remove(master.calls.size() - 1);
         assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee",
                 new int[] {3, 0, Integer.MAX_VALUE}));
         assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b", "join 2 a/c",
