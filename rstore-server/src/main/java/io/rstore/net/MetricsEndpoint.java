@@ -20,8 +20,8 @@ import java.util.Map;
 /**
  * A daemon's metrics where operators look: over JMX (always, in the domain
  * {@code io.rstore}) and, when given a port, as Prometheus text at
- * {@code http://HOST:PORT/metrics}: counters and gauges as gauges, meters as counters
- * ({@code _total}), timers and histograms as summaries (quantiles 0.5, 0.95, 0.99, {@code _count};
+ * {@code http://HOST:PORT/metrics}: gauges as gauges, counters (which here only grow) and
+ * meters as counters ({@code _total}), timers and histograms as summaries (quantiles 0.5, 0.95, 0.99, {@code _count};
  * a timer's {@code _sum} is its mean times its count, as Dropwizard keeps no exact sum).
  */
 public final class MetricsEndpoint implements AutoCloseable {
@@ -81,7 +81,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             }
         }
         for (Map.Entry<String, Counter> e : registry.getCounters().entrySet()) {
-            sample(out, name(e.getKey()), "gauge", e.getValue().getCount());
+            sample(out, name(e.getKey()) + "_total", "counter", e.getValue().getCount());
         }
         for (Map.Entry<String, Meter> e : registry.getMeters().entrySet()) {
             sample(out, name(e.getKey()) + "_total", "counter", e.getValue().getCount());

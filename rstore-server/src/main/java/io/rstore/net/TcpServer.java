@@ -63,6 +63,7 @@ public final class TcpServer implements AutoCloseable {
         this.secret = secret == null ? "" : secret;
         this.limits = limits;
         this.metrics = metrics;
+        metrics.connectionsOpen(open::get);
         this.maxConnections = Math.min(limits.maxConnections(), NetLimits.connectionsTheDescriptorLimitAllows());
         this.listener = ServerSocketChannel.open().bind(bind, ACCEPT_BACKLOG);
         this.handlers = handlers;
@@ -116,7 +117,6 @@ public final class TcpServer implements AutoCloseable {
                 refuseOverLimit(channel);
                 continue;
             }
-            metrics.connections.inc();
             try {
                 channel.socket().setTcpNoDelay(true);
                 keepAlive(channel);
@@ -125,8 +125,7 @@ public final class TcpServer implements AutoCloseable {
             } catch (IOException | RuntimeException | OutOfMemoryError e) { // no thread to be had: this one connection is refused
                 connections.remove(channel);
                 open.decrementAndGet();
-                metrics.connections.dec();
-                metrics.refused.mark();
+                    metrics.refused.mark();
                 closeQuietly(channel);
                 logRefusal("a connection (" + e + ")", "; connection closed");
             }
@@ -243,7 +242,6 @@ public final class TcpServer implements AutoCloseable {
         } finally {
             connections.remove(channel);
             open.decrementAndGet();
-            metrics.connections.dec();
             if (handler != null) {
                 handler.close(); // a client that died (even by SIGKILL) leaves no references behind
             }
@@ -355,14 +353,14 @@ public final class TcpServer implements AutoCloseable {
             }
         }
         if (type == Frames.READ) {
-            metrics.reads.mark();
-            metrics.readBytes.mark(memory == null ? 0 : length);
+            metrics.reads.inc();
+            metrics.readBytes.inc(memory == null ? 0 : length);
         } else {
-            metrics.writes.mark();
-            metrics.writeBytes.mark(memory == null ? 0 : length);
+            metrics.writes.inc();
+            metrics.writeBytes.inc(memory == null ? 0 : length);
         }
         if (status != 0) {
-            metrics.errors.mark();
+            metrics.errors.mark(); // a refused access: off the fast path
         }
         boolean withPayload = type == Frames.READ && memory != null && length > 0;
         reply.clear();
