@@ -92,9 +92,15 @@ final class PregelRun implements AutoCloseable {
         Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
         PregelJob.Options options = engine.options(maxSupersteps);
         err.printf("%s on %s with %s%n", algorithm, graph.name(), Output.count(options.workers(), "worker"));
+        // on a terminal a bar counts the supersteps; elsewhere a line each, as logs want them
+        io.carafe.progress.Progress[] bar = new io.carafe.progress.Progress[1];
         java.util.function.Consumer<PregelJob.Superstep> report = s -> {
-            err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
-                    s.index(), s.computedVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
+            if (bar[0] != null) {
+                bar[0].update(s.index() + 1, String.format("superstep %d: %,d active, %,d messages", s.index(), s.computedVertices(), s.messages()));
+            } else {
+                err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
+                        s.index(), s.computedVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
+            }
             superstepMillis.update((long) (s.seconds() * 1000));
             superstepMessages.update(s.messages());
         };
@@ -107,7 +113,17 @@ final class PregelRun implements AutoCloseable {
             if (engine.trials > 1) {
                 err.printf("trial %d of %d%n", t + 1, engine.trials);
             }
-            result = job(rstore, graph, program, engine, options, report, err);
+            if (io.carafe.progress.Progress.barsOnStderr()) {
+                bar[0] = io.carafe.progress.Progress.start(err, algorithm + " on " + graph.name(), 0, " supersteps", 1);
+            }
+            try {
+                result = job(rstore, graph, program, engine, options, report, err);
+            } finally {
+                if (bar[0] != null) {
+                    bar[0].close();
+                    bar[0] = null;
+                }
+            }
             trials[t] = new double[] {result.computeSeconds(), result.setupSeconds(), result.supersteps().size()};
         }
         err.printf("messaging: %s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT));

@@ -151,19 +151,17 @@ public final class Datasets {
              OutputStream out = Files.newOutputStream(partial)) {
             byte[] buf = new byte[1 << 20];
             long done = 0;
-            long lastReport = System.nanoTime();
             int n;
-            while ((n = in.read(buf)) > 0) {
-                out.write(buf, 0, n);
-                digest.update(buf, 0, n);
-                done += n;
-                if (System.nanoTime() - lastReport > 1_000_000_000L) {
-                    lastReport = System.nanoTime();
-                    progress.printf("\r  %,d MB%s   ", done >> 20, total > 0 && !gunzip
-                            ? String.format(" of %,d MB (%.0f%%)", total >> 20, 100.0 * done / total) : "");
+            // a .gz unpacked on the way has no known total: the bar counts megabytes
+            try (io.carafe.progress.Progress bar = io.carafe.progress.Progress.start(progress, "downloading " + target.getFileName(),
+                    gunzip ? 0 : total, " MB", 1 << 20)) {
+                while ((n = in.read(buf)) > 0) {
+                    out.write(buf, 0, n);
+                    digest.update(buf, 0, n);
+                    done += n;
+                    bar.update(done, "");
                 }
             }
-            progress.println();
         } catch (IOException e) {
             Files.deleteIfExists(partial);
             throw e;

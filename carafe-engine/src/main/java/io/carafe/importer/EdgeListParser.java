@@ -1,5 +1,7 @@
 package io.carafe.importer;
 
+import io.carafe.progress.Progress;
+
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -43,16 +45,12 @@ final class EdgeListParser {
     }
 
     void parse(Sink sink) {
-        long total;
-        try {
-            total = Files.size(file);
-        } catch (IOException e) {
-            throw new GraphImportException(file, "cannot read the file: " + e.getMessage(), e);
-        }
         try (CountingStream counted = new CountingStream(Files.newInputStream(file));
              InputStream in = open(counted)) {
             byte[] buf = new byte[BUFFER];
             int len = 0;
+            long started = System.nanoTime();
+            long lastProgress = started;
             while (true) {
                 int n = in.read(buf, len, buf.length - len);
                 if (n < 0) {
@@ -72,8 +70,10 @@ final class EdgeListParser {
                 }
                 System.arraycopy(buf, start, buf, 0, len - start);
                 len -= start;
-                if (progress != null) {
-                    progress.update(counted.count, total, report.edgeLines);
+                if (progress != null && System.nanoTime() - lastProgress > 200_000_000L) { // the clock read once per 1 MiB buffer
+                    lastProgress = System.nanoTime();
+                    double seconds = (lastProgress - started) / 1e9;
+                    progress.update(counted.count, String.format("%,.1f M edges/s", report.edgeLines / seconds / 1e6));
                 }
             }
             if (len > 0) {

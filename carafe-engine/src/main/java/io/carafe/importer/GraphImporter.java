@@ -1,5 +1,7 @@
 package io.carafe.importer;
 
+import io.carafe.progress.Progress;
+
 import io.carafe.graph.GraphHeader;
 
 import java.io.IOException;
@@ -59,13 +61,8 @@ public final class GraphImporter {
         if (options.verticesFile() != null) {
             new EdgeListParser(options.verticesFile(), options, report, null, true).parse(builder);
         }
-        Progress progress = progressOut == null ? null : new Progress(progressOut, "importing " + source.getFileName());
-        try {
+        try (Progress progress = progressOut == null ? null : Progress.start(progressOut, "importing " + source.getFileName(), bytes, " MB", 1 << 20)) {
             new EdgeListParser(source, options, report, progress, false).parse(builder);
-        } finally {
-            if (progress != null) {
-                progress.done();
-            }
         }
         report.parseSeconds = (System.nanoTime() - start) / 1e9;
         checkUnchanged(source, bytes, modified);
