@@ -67,7 +67,8 @@ ensure_built() {
     require_maven || return 1
     # Maven itself still uses sun.misc.Unsafe; keep Java 25 from warning about it on every build.
     # jansi.noreset: Maven 3.8 with -q otherwise ends its output with two ANSI resets ("[0m[0m").
-    (cd "$CARAFE_ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow -Djansi.noreset=true" \
+    # RSTORE_NATIVE_QUIET: a machine without the verbs headers builds without libdisni silently (rstore doctor says why)
+    (cd "$CARAFE_ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow -Djansi.noreset=true" RSTORE_NATIVE_QUIET=1 \
         mvn -q -B -ntp -Dstyle.color=never -DskipTests install >&2) || {
         echo "error: the build failed; run 'mvn -DskipTests install' in $CARAFE_ROOT to see why." >&2
         return 1

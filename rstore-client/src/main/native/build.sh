@@ -8,12 +8,14 @@ out=${1:?usage: build.sh OUTPUT_DIR}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 java_home=${JAVA_HOME:?JAVA_HOME must name the JDK whose jni.h to use}
 mkdir -p "$out"
+# RSTORE_NATIVE_QUIET=1 (bin/'s first build): no note, so a quick start prints only its own output
+note() { [ -n "${RSTORE_NATIVE_QUIET:-}" ] || echo "note: $*" >&2; }
 if ! command -v gcc >/dev/null 2>&1; then
-    echo "note: no gcc; libdisni (RDMA through DiSNI) not built" >&2
+    note "no gcc; libdisni (RDMA through DiSNI) not built"
     exit 0
 fi
 if [ ! -f /usr/include/infiniband/verbs.h ] || [ ! -f /usr/include/rdma/rdma_cma.h ]; then
-    echo "note: libdisni (RDMA through DiSNI) not built: the verbs headers are missing (Debian: apt-get install libibverbs-dev librdmacm-dev)" >&2
+    note "libdisni (RDMA through DiSNI) not built: the verbs headers are missing (Debian: apt-get install libibverbs-dev librdmacm-dev)"
     rm -f "$out/libdisni.so"
     exit 0
 fi

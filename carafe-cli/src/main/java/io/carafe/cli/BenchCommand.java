@@ -55,7 +55,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);
         }
-        ObjectNode result = new ObjectMapper().createObjectNode();
+        ObjectNode result = io.rstore.cli.JsonReport.header(spec);
         result.put("graph", graph.graph);
         Path scratch = Files.createTempDirectory("carafe-bench-");
         // text is parsed afresh into a scratch cache; a generated graph has no text to parse, so its usual cache serves

@@ -37,6 +37,7 @@ final class BfsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
+        Trials.check(query.trials);
         // with --format json the lines for people go nowhere and the report is printed at the end
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);
@@ -44,7 +45,12 @@ final class BfsCommand implements Callable<Integer> {
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
             int s = g.vertex(query.source, "--source");
-            Bfs.Result r = Bfs.run(g.graph(), s);
+            Bfs.Result r = null;
+            double[] seconds = new double[query.trials];
+            for (int trial = 0; trial < query.trials; trial++) {
+                r = Bfs.run(g.graph(), s);
+                seconds[trial] = r.seconds();
+            }
             System.err.printf("bfs: reached %,d vertices, explored %,d edges in %.3f s%n", r.verticesReached(), r.edgesExplored(), r.seconds());
             int[] depth = r.depth();
             int maxDepth = Arrays.stream(depth).max().orElse(0);
@@ -62,6 +68,9 @@ final class BfsCommand implements Callable<Integer> {
             for (int level = 0; level <= maxDepth; level++) {
                 out.printf("  level %d: %,d%n", level, perLevel[level]);
                 levels.add(perLevel[level]);
+            }
+            if (query.trials > 1) {
+                out.println(Trials.report(seconds, "search", report, (trial, entry) -> { }));
             }
             if (query.target != null) {
                 int t = g.vertex(query.target, "--target");

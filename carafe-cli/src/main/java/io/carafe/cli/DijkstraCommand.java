@@ -37,6 +37,7 @@ final class DijkstraCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
+        Trials.check(query.trials);
         // with --format json the lines for people go nowhere and the report is printed at the end
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);
@@ -44,7 +45,12 @@ final class DijkstraCommand implements Callable<Integer> {
             report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
             int s = g.vertex(query.source, "--source");
             int t = query.target == null ? -1 : g.vertex(query.target, "--target");
-            Dijkstra.Result r = Dijkstra.run(g.graph(), s, query.output == null ? t : -1);
+            Dijkstra.Result r = null;
+            double[] seconds = new double[query.trials];
+            for (int trial = 0; trial < query.trials; trial++) {
+                r = Dijkstra.run(g.graph(), s, query.output == null ? t : -1);
+                seconds[trial] = r.seconds();
+            }
             System.err.printf("dijkstra: settled %,d vertices, explored %,d edges in %.3f s (%,.1f M edges/s)%n",
                     r.verticesSettled(), r.edgesExplored(), r.seconds(), r.edgesPerSecond() / 1e6);
             report.put("settled", r.verticesSettled()).put("edgesExplored", r.edgesExplored()).put("seconds", r.seconds());
@@ -83,6 +89,9 @@ final class DijkstraCommand implements Callable<Integer> {
             if (query.output != null) {
                 write(g, r);
                 out.println("wrote " + query.output);
+            }
+            if (query.trials > 1) {
+                out.println(Trials.report(seconds, "search", report, (trial, entry) -> { }));
             }
             if (query.verify) {
                 double[] want = Verifier.shortestDistances(g.file(), s);

@@ -54,9 +54,7 @@ final class EngineOptions {
         if (metrics != null && !metrics.equals("console") && !metrics.startsWith("csv:")) {
             throw new IllegalArgumentException("--metrics must be console or csv:DIR, was " + metrics);
         }
-        if (trials < 1) {
-            throw new IllegalArgumentException("--trials must be >= 1, was " + trials);
-        }
+        Trials.check(trials);
         if (superstepTimeoutSeconds < 1) {
             throw new IllegalArgumentException("--superstep-timeout must be >= 1 second");
         }

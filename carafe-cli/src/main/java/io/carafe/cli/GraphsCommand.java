@@ -1,6 +1,5 @@
 package io.carafe.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.graph.CarafeGraph;
@@ -56,7 +55,8 @@ final class GraphsCommand implements Runnable {
             }
             PrintWriter out = spec.commandLine().getOut();
             try (RStore rstore = connect(cluster)) {
-                ArrayNode graphs = new ObjectMapper().createArrayNode();
+                ObjectNode report = io.rstore.cli.JsonReport.header(spec);
+                ArrayNode graphs = report.putArray("graphs");
                 for (String name : CarafeGraph.list(rstore)) {
                     ObjectNode g = graphs.addObject().put("name", name);
                     try {
@@ -69,7 +69,7 @@ final class GraphsCommand implements Runnable {
                     }
                 }
                 if (format.equals("json")) {
-                    out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(graphs));
+                    io.rstore.cli.JsonReport.print(report, out);
                 } else {
                     out.printf("%-24s %-10s %14s %16s  %s%n", "name", "state", "vertices", "edges", "kind");
                     for (var g : graphs) {

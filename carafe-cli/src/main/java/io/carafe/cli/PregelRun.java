@@ -55,24 +55,11 @@ final class PregelRun implements AutoCloseable {
 
     /** Each trial and min/avg/max of their compute times into the summary; returns the table's line about them. */
     private static String trials(double[][] trials, ObjectNode summary) {
-        ArrayNode each = summary.putArray("trials");
-        double min = Double.MAX_VALUE;
-        double max = 0;
-        double sum = 0;
+        double[] compute = new double[trials.length];
         for (int t = 0; t < trials.length; t++) {
-            each.addObject().put("trial", t + 1).put("computeSeconds", trials[t][0]).put("setupSeconds", trials[t][1])
-                    .put("supersteps", (long) trials[t][2]);
-            min = Math.min(min, trials[t][0]);
-            max = Math.max(max, trials[t][0]);
-            sum += trials[t][0];
+            compute[t] = trials[t][0];
         }
-        double avg = sum / trials.length;
-        summary.putObject("trialComputeSeconds").put("min", min).put("avg", avg).put("max", max);
-        StringBuilder line = new StringBuilder(String.format("%d trials, compute", trials.length));
-        for (double[] t : trials) {
-            line.append(String.format(" %.3f", t[0]));
-        }
-        return line.append(String.format(" s; min %.3f s, avg %.3f s, max %.3f s", min, avg, max)).toString();
+        return Trials.report(compute, "compute", summary, (t, entry) -> entry.put("setupSeconds", trials[t][1]).put("supersteps", (long) trials[t][2]));
     }
 
     /** With more than one trial, the line about them (the table's last). */

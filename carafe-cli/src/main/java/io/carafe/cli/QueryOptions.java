@@ -19,6 +19,10 @@ final class QueryOptions {
     @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")
     boolean verify;
 
+    @Option(names = {"-n", "--trials"}, paramLabel = "N", defaultValue = "1",
+            description = "run the search N times from the source, like gapbs's -n: each trial and min/avg/max are reported (default: ${DEFAULT-VALUE})")
+    int trials;
+
     @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
     String format;
 }

@@ -244,6 +244,11 @@ class CarafeCliTest {
                 seconds.toString());
         assertEquals(seconds.get("max").asDouble(), Math.max(summary.get("trials").get(0).get("computeSeconds").asDouble(),
                 summary.get("trials").get(1).get("computeSeconds").asDouble()));
+        Run bfs = run("bfs", "-g", graph().toString(), "-r", "1", "-n", "2");
+        assertEquals(0, bfs.exit(), bfs.err());
+        assertTrue(bfs.out().matches("(?s).*\\n2 trials, search [0-9.]+ [0-9.]+ s; min .*"), bfs.out());
+        Run dijkstra = run("dijkstra", "-g", graph().toString(), "--weight-column", "3", "-r", "1", "-n", "3", "--format", "json");
+        assertEquals(3, new com.fasterxml.jackson.databind.ObjectMapper().readTree(dijkstra.out()).get("trials").size(), dijkstra.out());
         Run none = run("wcc", "-g", graph().toString(), "-n", "0");
         assertEquals(2, none.exit());
         assertTrue(none.err().contains("--trials must be >= 1"), none.err());
@@ -286,7 +291,9 @@ class CarafeCliTest {
             assertEquals(0, list.exit(), list.err());
             assertTrue(list.out().matches("(?s).*wiki-Vote\\s+complete\\s+7,115\\s+\\d{3},\\d{3}\\s+undirected.*1 graph in .*"), list.out());
             Run json = run("graphs", "list", "--cluster", uri, "--format", "json");
-            com.fasterxml.jackson.databind.JsonNode graphs = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+            com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+            assertEquals("carafe graphs list", report.get("command").asText());
+            com.fasterxml.jackson.databind.JsonNode graphs = report.get("graphs");
             assertEquals(1, graphs.size());
             assertEquals("wiki-Vote", graphs.get(0).get("name").asText());
             assertEquals(7_115, graphs.get(0).get("vertices").asLong());
