@@ -32,7 +32,7 @@ record LoadedGraph(String name, GraphFile file, CarafeGraph graph, double import
                 CarafeGraph.delete(rstore, resolved.name());
                 err.printf("replacing graph %s in the cluster%n", resolved.name());
             }
-            graph = reused ? CarafeGraph.open(rstore, resolved.name()) : CarafeGraph.create(rstore, resolved.name(), resolved.imported().file());
+            graph = reused ? CarafeGraph.open(rstore, resolved.name()) : CarafeGraph.create(rstore, resolved.name(), resolved.imported().file(), err);
         } catch (RuntimeException e) {
             resolved.imported().file().close();
             throw e;

@@ -64,21 +64,36 @@ public final class CarafeGraph implements AutoCloseable {
      * nothing half-written stays under the name.
      */
     public static CarafeGraph create(RStore rstore, String name, GraphFile file) {
-        load(rstore, name, file);
+        return create(rstore, name, file, null);
+    }
+
+    /** As {@link #create(RStore, String, GraphFile)}, saying how far the load is on {@code progress} (or null). */
+    public static CarafeGraph create(RStore rstore, String name, GraphFile file, java.io.PrintStream progress) {
+        load(rstore, name, file, progress);
         return open(rstore, name);
     }
 
     /** Loads a graph file into RStore under {@code name} without opening it (see {@link #create}). */
     public static void load(RStore rstore, String name, GraphFile file) {
+        load(rstore, name, file, null);
+    }
+
+    /** As {@link #load(RStore, String, GraphFile)}, with its progress (bytes loaded, a section at a time) on {@code progress} (or null). */
+    public static void load(RStore rstore, String name, GraphFile file, java.io.PrintStream progress) {
         checkName(name);
         GraphHeader h = file.header();
         List<String> created = new ArrayList<>();
-        try {
+        long total = h.verticesBytes() + h.edgesBytes() + (h.weighted() ? h.weightsBytes() : 0);
+        try (io.carafe.progress.Progress bar = progress == null ? null
+                : io.carafe.progress.Progress.start(progress, "loading " + name + " into RStore", total, " MB", 1 << 20)) {
             Namespace meta = createPart(rstore, name, "meta", created);
             RAddress metaSegment = meta.bootstrap(GraphHeader.BYTES);
             RAddress v = load(createPart(rstore, name, "vertices", created), file, h.verticesAt(), h.verticesBytes());
+            loaded(bar, h.verticesBytes(), "vertices");
             RAddress e = load(createPart(rstore, name, "edges", created), file, h.edgesAt(), h.edgesBytes());
+            loaded(bar, h.verticesBytes() + h.edgesBytes(), "edges");
             RAddress w = h.weighted() ? load(createPart(rstore, name, "weights", created), file, h.weightsAt(), h.weightsBytes()) : null;
+            loaded(bar, total, "weights");
             try (Mapping m = metaSegment.map(MapFlags.NONE)) {
                 h.withState(GraphHeader.BUILDING).withSections(v.address(), e.address(), w == null ? -1 : w.address()).writeTo(m.segment());
                 m.write();
@@ -98,6 +113,12 @@ public final class CarafeGraph implements AutoCloseable {
                         + name + ") or pick another name", failure);
             }
             throw failure;
+        }
+    }
+
+    private static void loaded(io.carafe.progress.Progress bar, long bytes, String part) {
+        if (bar != null) {
+            bar.update(bytes, part + " loaded");
         }
     }
 

@@ -150,6 +150,14 @@ public final class GraphBuilder implements EdgeListParser.Sink {
 
     /** Builds the graph and writes it to {@code file} (atomically: a temporary file, then a rename). */
     public void write(Path file, long sourceBytes, long sourceModifiedMillis) {
+        write(file, sourceBytes, sourceModifiedMillis, null);
+    }
+
+    /** The steps of {@link #write}, for its progress. */
+    static final int STEPS = 5;
+
+    /** As {@link #write(Path, long, long)}, reporting each of its {@link #STEPS} steps to {@code progress} (or null). */
+    public void write(Path file, long sourceBytes, long sourceModifiedMillis, io.carafe.progress.Progress progress) {
         long start = System.nanoTime();
         if (raw && maxRaw >= DENSE_RANK_LIMIT) {
             leaveRawMode();
@@ -193,6 +201,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
             }
         }
         int n = sortedOriginals.length;
+        step(progress, 1, "vertices numbered");
         int[] src = sources.elements();
         int[] dst = targets.elements();
         double[] w = weights == null ? null : weights.elements();
@@ -212,6 +221,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         if (slots > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("more than 2^31 stored edges: graphs of this size are not supported yet");
         }
+        step(progress, 2, "degrees counted");
         int[] adjacency = new int[(int) slots];
         double[] adjacencyWeights = w == null ? null : new double[(int) slots];
         long[] next = java.util.Arrays.copyOf(offsets, n);
@@ -235,6 +245,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         sources.trim();
         targets.clear();
         targets.trim();
+        step(progress, 3, "edges placed");
 
         // sort each list, then collapse parallel edges in place
         AdjacencySorter sorter = new AdjacencySorter(adjacency, adjacencyWeights);
@@ -273,8 +284,16 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         report.edges = write;
         GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, !options.undirected(), adjacencyWeights != null, n, write,
                 write == 0 ? 0 : min, write == 0 ? 0 : max, 0, 0, -1, sourceBytes, sourceModifiedMillis, options.fingerprint());
+        step(progress, 4, "lists sorted");
         writeFile(file, header, sortedOriginals, offsets, adjacency, adjacencyWeights);
+        step(progress, 5, "written");
         report.buildSeconds = (System.nanoTime() - start) / 1e9;
+    }
+
+    private static void step(io.carafe.progress.Progress progress, int done, String what) {
+        if (progress != null) {
+            progress.update(done, what);
+        }
     }
 
     static void writeFile(Path file, GraphHeader header, long[] originalIds, long[] offsets, int[] adjacency, double[] adjacencyWeights) {

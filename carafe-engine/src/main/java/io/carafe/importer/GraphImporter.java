@@ -69,7 +69,10 @@ public final class GraphImporter {
         if (report.edgeLines == 0 && report.vertices == 0 && builder.isEmpty()) {
             throw new GraphImportException(source, "holds no edges (" + report.lines + " lines read); is it an edge list?", null);
         }
-        builder.write(cache, bytes, modified);
+        try (Progress building = progressOut == null ? null
+                : Progress.start(progressOut, "building the graph of " + source.getFileName(), GraphBuilder.STEPS, " steps", 1)) {
+            builder.write(cache, bytes, modified, building);
+        }
         GraphFile file = GraphFile.open(cache);
         if (file == null) {
             throw new GraphImportException(cache, "the graph file just written cannot be read back", null);
@@ -126,7 +129,10 @@ public final class GraphImporter {
         report.generated = true;
         report.edgeLines = edges;
         report.parseSeconds = (System.nanoTime() - start) / 1e9;
-        builder.write(cache, 0, 0);
+        try (Progress building = progressOut == null ? null
+                : Progress.start(progressOut, "building the " + kind + " graph", GraphBuilder.STEPS, " steps", 1)) {
+            builder.write(cache, 0, 0, building);
+        }
         GraphFile file = GraphFile.open(cache);
         if (file == null) {
             throw new GraphImportException(cache, "the graph file just written cannot be read back", null);
