@@ -107,15 +107,20 @@ public final class GraphBuilder implements EdgeListParser.Sink {
             targets.add(idOf(target));
         }
         if (weights != null) {
-            weights.add(randomWeights ? randomWeight(source, target) : (weightAbs ? Math.abs(weight) : weight + weightAdd));
+            weights.add(randomWeights ? randomWeight(options.seed(), options.undirected(), source, target)
+                    : (weightAbs ? Math.abs(weight) : weight + weightAdd));
         }
     }
 
-    /** Deterministic integer weight in [1, 255] of an edge; the same in both directions of an undirected one. */
-    private double randomWeight(long source, long target) {
-        long a = options.undirected() ? Math.min(source, target) : source;
-        long b = options.undirected() ? Math.max(source, target) : target;
-        long h = options.seed() * 0x9E3779B97F4A7C15L + a;
+    /**
+     * Deterministic integer weight in [1, 255] of the edge between two original ids; the same
+     * in both directions of an undirected one. A function of the edge alone, so parallel edges
+     * weigh the same and weights can be drawn for a topology built without them.
+     */
+    static double randomWeight(long seed, boolean undirected, long source, long target) {
+        long a = undirected ? Math.min(source, target) : source;
+        long b = undirected ? Math.max(source, target) : target;
+        long h = seed * 0x9E3779B97F4A7C15L + a;
         h = (h ^ (h >>> 31)) * 0xBF58476D1CE4E5B9L + b;
         h = (h ^ (h >>> 30)) * 0x94D049BB133111EBL;
         h ^= h >>> 31;

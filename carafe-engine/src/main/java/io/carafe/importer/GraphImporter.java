@@ -94,6 +94,56 @@ public final class GraphImporter {
     }
 
     /**
+     * The graph of {@code topology} with random weights by {@code options} (a function of each
+     * edge's original ids, as an import draws them), written to {@code cache}: the CSR as it is,
+     * plus a weights array.
+     */
+    static Imported withRandomWeights(GraphFile topology, ImportOptions options, Path cache, PrintStream progressOut) {
+        long start = System.nanoTime();
+        GraphHeader t = topology.header();
+        int n = (int) t.vertexCount();
+        long m = t.edgeCount();
+        if (m > Integer.MAX_VALUE - 8) {
+            throw new GraphImportException(cache, m + " edges: more than one weights array holds", null);
+        }
+        java.lang.foreign.MemorySegment records = topology.vertices();
+        java.lang.foreign.MemorySegment targets = topology.edges();
+        long[] originalIds = new long[n];
+        long[] offsets = new long[n + 1];
+        for (int v = 0; v < n; v++) {
+            originalIds[v] = io.carafe.graph.VertexLayout.originalId(records, v);
+            offsets[v] = io.carafe.graph.VertexLayout.firstEdge(records, v);
+        }
+        offsets[n] = m;
+        int[] adjacency = new int[(int) m];
+        java.lang.foreign.MemorySegment.copy(targets, java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 0, adjacency, 0, (int) m);
+        double[] weights = new double[(int) m];
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (int v = 0; v < n; v++) {
+            for (long e = offsets[v]; e < offsets[v + 1]; e++) {
+                double w = GraphBuilder.randomWeight(options.seed(), options.undirected(), originalIds[v], originalIds[adjacency[(int) e]]);
+                weights[(int) e] = w;
+                min = Math.min(min, w);
+                max = Math.max(max, w);
+            }
+        }
+        GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, t.directed(), true, n, m, m == 0 ? 0 : min, m == 0 ? 0 : max, 0, 0, -1,
+                t.sourceBytes(), t.sourceModifiedMillis(), options.fingerprint());
+        GraphBuilder.writeFile(cache, header, originalIds, offsets, adjacency, weights);
+        GraphFile file = GraphFile.open(cache);
+        if (file == null) {
+            throw new GraphImportException(cache, "the graph file just written cannot be read back", null);
+        }
+        ImportReport report = new ImportReport();
+        report.weightsDrawn = true;
+        report.vertices = n;
+        report.edges = m;
+        report.buildSeconds = (System.nanoTime() - start) / 1e9;
+        return new Imported(file, report);
+    }
+
+    /**
      * A generated graph ({@code rmat} or {@code uniform}), made once and cached like an
      * import: the same kind, counts, seed and options give the same file.
      */
@@ -114,6 +164,13 @@ public final class GraphImporter {
             report.vertices = cached.header().vertexCount();
             report.edges = cached.header().edgeCount();
             return new Imported(cached, report);
+        }
+        if (options.weights().equals("random")) {
+            // the weights are a function of each edge: drawn for the cached topology, not by generating and building again
+            Imported topology = generate(kind, vertices, edges, seed, options.withoutWeights(), cacheDir, progressOut);
+            try (GraphFile unweighted = topology.file()) {
+                return withRandomWeights(unweighted, options, cache, progressOut);
+            }
         }
         if (progressOut != null) {
             progressOut.printf("generating %s graph: %,d vertices, %,d edges, seed %d (once; cached in %s)%n", kind, vertices, edges, seed, cacheDir);

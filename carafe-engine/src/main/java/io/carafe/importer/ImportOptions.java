@@ -75,6 +75,11 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
         return new ImportOptions(undirected, 0, "random", randomSeed, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
     }
 
+    /** The same options without weights: the topology these options weigh. */
+    public ImportOptions withoutWeights() {
+        return new ImportOptions(undirected, 0, "unit", 0, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
+    }
+
     public ImportOptions withWeightMap(String map) {
         return new ImportOptions(undirected, weightColumn, weights, seed, map, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
     }

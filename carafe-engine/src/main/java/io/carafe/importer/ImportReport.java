@@ -24,6 +24,8 @@ public final class ImportReport {
     public double buildSeconds;
     public boolean fromCache;
     public boolean generated;
+    /** Random weights drawn for a cached topology (nothing parsed, generated or built). */
+    public boolean weightsDrawn;
     public String firstSkipped;
 
     /** True when the file had a header and it agrees with the vertices and edge lines found. */
@@ -35,6 +37,9 @@ public final class ImportReport {
     public String summary() {
         if (fromCache) {
             return String.format("loaded from cache: %,d vertices, %,d edges", vertices, edges);
+        }
+        if (weightsDrawn) {
+            return String.format("random weights drawn for the cached topology in %.2f s: %,d vertices, %,d edges%n", buildSeconds, vertices, edges);
         }
         StringBuilder s = new StringBuilder();
         if (generated) {
