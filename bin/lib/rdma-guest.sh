@@ -56,14 +56,17 @@ logs=/tmp/rstore-logs
 mkdir -p "$logs"
 daemons=()
 start_daemons() { # a master and two memory servers on the device, control calls over RDMA on 7401
-    bin/rstore master --bind "$address" --port 7400 --rdma-port 7401 > "$logs/master.log" 2>&1 &
+    # the guest's private network has no cluster secret: protected mode wants --insecure to listen on the device's address
+    bin/rstore master --bind "$address" --port 7400 --rdma-port 7401 --insecure > "$logs/master.log" 2>&1 &
     daemons+=($!)
+    local master=$!
     for _ in $(seq 1 600); do
         (exec 3<>"/dev/tcp/$address/7400") 2>/dev/null && break
+        kill -0 "$master" 2>/dev/null || { echo "the master exited; its log:"; tail -n 20 "$logs/master.log"; return 1; }
         sleep 0.5
     done
     for i in 1 2; do
-        bin/rstore server --master "$address:7400" --bind "$address" --advertise "$address" --capacity 512MiB --shm-dir "" \
+        bin/rstore server --master "$address:7400" --bind "$address" --advertise "$address" --capacity 512MiB --shm-dir "" --insecure \
             > "$logs/server$i.log" 2>&1 &
         daemons+=($!)
     done
