@@ -1,6 +1,5 @@
 package io.carafe.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Dijkstra;
@@ -52,9 +51,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!format.equals("table") && !format.equals("json")) {
-            throw new IllegalArgumentException("--format must be table or json, was " + format);
-        }
+        io.rstore.cli.JsonReport.json(format); // checked before anything is loaded
         ObjectNode result = io.rstore.cli.JsonReport.header(spec);
         result.put("graph", graph.graph);
         Path scratch = Files.createTempDirectory("carafe-bench-");
@@ -139,7 +136,7 @@ final class BenchCommand implements Callable<Integer> {
     private void print(ObjectNode r) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            io.rstore.cli.JsonReport.print(r, out);
         } else {
             out.printf("Carafe bench: %s, %,d vertices, %,d edges%n%n", r.get("graph").asText(), r.get("vertices").asLong(), r.get("edges").asLong());
             var i = r.get("import");

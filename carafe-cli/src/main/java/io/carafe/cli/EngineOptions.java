@@ -45,9 +45,7 @@ final class EngineOptions {
     boolean workerProcesses;
 
     PregelJob.Options options(long maxSupersteps) {
-        if (!format.equals("table") && !format.equals("json")) {
-            throw new IllegalArgumentException("--format must be table or json, was " + format);
-        }
+        io.rstore.cli.JsonReport.json(format);
         if (partitionWeights.length != 2) {
             throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
         }

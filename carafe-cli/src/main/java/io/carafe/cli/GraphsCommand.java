@@ -50,9 +50,7 @@ final class GraphsCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (!format.equals("table") && !format.equals("json")) {
-                throw new IllegalArgumentException("--format must be table or json, was '" + format + "'");
-            }
+            boolean json = io.rstore.cli.JsonReport.json(format);
             PrintWriter out = spec.commandLine().getOut();
             try (RStore rstore = connect(cluster)) {
                 ObjectNode report = io.rstore.cli.JsonReport.header(spec);
@@ -68,7 +66,7 @@ final class GraphsCommand implements Runnable {
                         g.put("state", "incomplete");
                     }
                 }
-                if (format.equals("json")) {
+                if (json) {
                     io.rstore.cli.JsonReport.print(report, out);
                 } else {
                     out.printf("%-24s %-10s %14s %16s  %s%n", "name", "state", "vertices", "edges", "kind");

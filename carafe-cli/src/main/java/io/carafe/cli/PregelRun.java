@@ -5,7 +5,6 @@ import com.codahale.metrics.CsvReporter;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.UniformReservoir;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.pregel.PregelJob;
@@ -193,8 +192,7 @@ final class PregelRun implements AutoCloseable {
             }
         }
         if (engine.format.equals("json")) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary));
-            out.flush();
+            io.rstore.cli.JsonReport.print(summary, out);
             return true;
         }
         return false;

@@ -11,4 +11,9 @@ public record ClusterInfo(String version, long uptimeMillis, List<Long> heartbea
     public ClusterInfo {
         heartbeatAgeMillis = List.copyOf(heartbeatAgeMillis);
     }
+
+    /** Milliseconds since server {@code id} last answered the heartbeat, or -1 (never pinged, or unknown here). */
+    public long heartbeatAgeMillis(int id) {
+        return id >= 0 && id < heartbeatAgeMillis.size() ? heartbeatAgeMillis.get(id) : -1;
+    }
 }

@@ -1,7 +1,6 @@
 package io.rstore.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
@@ -150,7 +149,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(result));
+            JsonReport.print(result, out);
         } else {
             printTable(result, out);
         }

@@ -107,10 +107,15 @@ final class Daemon {
      */
     static boolean printedJvmOptions(Daemon daemon, long chunkBytes) {
         if (daemon != null && daemon.printJvmOptions) {
-            System.out.println("-Xmx" + (HEAP >> 20) + "m -XX:MaxDirectMemorySize=" + ((chunkBytes + DIRECT_OVERHEAD) >> 20) + "m");
+            System.out.println(jvmOptions(chunkBytes));
             return true;
         }
         return false;
+    }
+
+    /** The heap and direct-memory bounds of a process whose chunks take {@code chunkBytes}. */
+    static String jvmOptions(long chunkBytes) {
+        return "-Xmx" + (HEAP >> 20) + "m -XX:MaxDirectMemorySize=" + ((chunkBytes + DIRECT_OVERHEAD) >> 20) + "m";
     }
 
     /**

@@ -53,8 +53,7 @@ final class ServeCommand implements Callable<Integer> {
                 .withClusterSecret(Secrets.from(secretFile));
         String bindTo = Daemon.bindAddress(bind, settings.clusterSecret(), insecure, "rstore serve");
         if (printJvmOptions) {
-            System.out.println("-Xmx" + (Daemon.HEAP >> 20) + "m -XX:MaxDirectMemorySize="
-                    + ((servers * settings.serverCapacityBytes() + Daemon.DIRECT_OVERHEAD) >> 20) + "m");
+            System.out.println(Daemon.jvmOptions(servers * settings.serverCapacityBytes()));
             return 0;
         }
         Path shm = shmDir.isEmpty() || !Files.isDirectory(Path.of(shmDir)) ? null : Path.of(shmDir);

@@ -47,7 +47,7 @@ final class StatusCommand implements Callable<Integer> {
                     java.time.Duration.ofMillis(info.uptimeMillis()).toSeconds() + " s");
             out.printf("%4s  %-36s %6s %12s %12s %12s %10s  %s%n", "id", "memory server", "state", "capacity", "used", "free", "heartbeat", "reached by");
             for (ServerInfo s : servers) {
-                long age = s.id() < info.heartbeatAgeMillis().size() ? info.heartbeatAgeMillis().get(s.id()) : -1;
+                long age = info.heartbeatAgeMillis(s.id());
                 out.printf("%4d  %-36s %6s %12s %12s %12s %10s  %s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
                         Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()),
                         age < 0 ? "-" : String.format("%.1f s ago", age / 1000.0), rstore.transportTo(s));
@@ -81,7 +81,7 @@ final class StatusCommand implements Callable<Integer> {
             list.addObject().put("id", s.id()).put("address", s.address()).put("alive", s.alive()).put("capacityBytes", s.capacityBytes())
                     .put("usedBytes", s.usedBytes()).put("freeBytes", s.capacityBytes() - s.usedBytes()).put("reachedBy", rstore.transportTo(s))
                     .put("shm", s.shm()).put("rdma", s.rdma())
-                    .put("heartbeatAgeMillis", s.id() < info.heartbeatAgeMillis().size() ? info.heartbeatAgeMillis().get(s.id()) : -1);
+                    .put("heartbeatAgeMillis", info.heartbeatAgeMillis(s.id()));
             if (s.alive()) {
                 capacity += s.capacityBytes();
                 used += s.usedBytes();

@@ -309,7 +309,7 @@ public final class TcpServer implements AutoCloseable {
             refuse(channel, "an answer to the challenge that is not a proof frame");
             return false;
         }
-        boolean accepted = secret.isEmpty() || Handshake.verify(proof, secret, nonce);
+        boolean accepted = Handshake.accepts(proof, secret, nonce);
         writeFully(channel, Handshake.verdict(accepted), limits.handshakeTimeoutMs());
         if (!accepted) {
             logRefusal("a connection without the cluster secret from " + channel.getRemoteAddress(), "; connection closed");

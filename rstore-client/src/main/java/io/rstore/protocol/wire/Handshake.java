@@ -85,6 +85,14 @@ public final class Handshake {
                 && (frame.getShort(4) & 0xFFFF) == Frames.MAGIC;
     }
 
+    /**
+     * Whether a client's answer lets it on: with a secret, a proof of it for the nonce; without
+     * one, any frame of a proof's shape.
+     */
+    public static boolean accepts(ByteBuffer answer, String secret, byte[] nonce) {
+        return secret.isEmpty() ? isProof(answer) : verify(answer, secret, nonce);
+    }
+
     /** Whether a proof frame answers the nonce with this secret (compared in constant time). */
     public static boolean verify(ByteBuffer frame, String secret, byte[] nonce) {
         if (!isProof(frame)) {
@@ -145,7 +153,7 @@ public final class Handshake {
         byte[] proof = new byte[PROOF_FRAME];
         new java.io.DataInputStream(in).readFully(proof);
         ByteBuffer frame = ByteBuffer.wrap(proof);
-        boolean accepted = secret.isEmpty() ? isProof(frame) : verify(frame, secret, nonce);
+        boolean accepted = accepts(frame, secret, nonce);
         ByteBuffer verdict = verdict(accepted);
         out.write(verdict.array(), verdict.arrayOffset() + verdict.position(), verdict.remaining());
         out.flush();
