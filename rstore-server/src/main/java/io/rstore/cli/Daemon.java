@@ -56,7 +56,11 @@ final class Daemon {
                 .flag(RStoreConfig.Key.INSECURE, insecure).flag(RStoreConfig.Key.LOG_LEVEL, logLevel).flag(RStoreConfig.Key.LOG_FILE, logFile)
                 .flag(RStoreConfig.Key.METRICS_PORT, metricsPort);
         RStoreConfig config = RStoreConfig.load(conf, System.getenv(), flags);
-        Logs.configure(config.get(RStoreConfig.Key.LOG_LEVEL), config.get(RStoreConfig.Key.LOG_FILE));
+        if (printJvmOptions) {
+            Logs.quiet();
+        } else {
+            Logs.configure(config.get(RStoreConfig.Key.LOG_LEVEL), config.get(RStoreConfig.Key.LOG_FILE));
+        }
         return config;
     }
 

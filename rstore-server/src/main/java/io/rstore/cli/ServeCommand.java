@@ -1,6 +1,7 @@
 package io.rstore.cli;
 
 import io.rstore.RStoreSettings;
+import io.rstore.config.Logs;
 import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
 import picocli.CommandLine.Command;
@@ -51,6 +52,9 @@ final class ServeCommand implements Callable<Integer> {
         RStoreSettings settings = RStoreSettings.defaults().withMemoryServers(servers)
                 .withChunkSizeBytes(Units.parseBytes(chunkSize)).withServerCapacityBytes(Units.parseBytes(capacity))
                 .withClusterSecret(Secrets.from(secretFile));
+        if (printJvmOptions) {
+            Logs.quiet();
+        }
         String bindTo = Daemon.bindAddress(bind, settings.clusterSecret(), insecure, "rstore serve");
         if (printJvmOptions) {
             System.out.println(Daemon.jvmOptions(servers * settings.serverCapacityBytes()));

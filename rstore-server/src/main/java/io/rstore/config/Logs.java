@@ -64,6 +64,15 @@ public final class Logs {
         setIfAbsent("defaultLogLevel", "warn");
     }
 
+    /**
+     * For a run that only prints (bin/rstore asks a daemon command for its JVM bounds and
+     * reads its stdout): stdout carries nothing else, and warnings wait for the real run.
+     */
+    public static void quiet() {
+        System.setProperty(PREFIX + "logFile", "System.err");
+        System.setProperty(PREFIX + "defaultLogLevel", "error");
+    }
+
     /** The logger of {@code who} (e.g. "rstore master"). */
     public static Logger get(String who) {
         return LoggerFactory.getLogger(who);

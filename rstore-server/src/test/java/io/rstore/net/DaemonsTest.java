@@ -60,6 +60,27 @@ class DaemonsTest {
         }
     }
 
+    /**
+     * bin/rstore starts a daemon with what --print-jvm-options prints on stdout, so it prints
+     * the options and nothing else, even when the configuration warns (an open address
+     * with --insecure): the real run logs the warning.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldPrintOnlyTheJvmOptionsEvenWhenTheConfigurationWarns() throws Exception {
+        Path conf = Files.writeString(dir.resolve("rstore.conf"), "rstore.rdma.device = none\nrstore.server.capacity = 1GiB\n");
+        String options = "-Xmx\\d+m -XX:MaxDirectMemorySize=(\\d+)m";
+        for (String[] args : new String[][] {
+                {"master", "--conf", conf.toString(), "--bind", "0.0.0.0", "--insecure", "--print-jvm-options"},
+                {"server", "--conf", conf.toString(), "--bind", "0.0.0.0", "--insecure", "--print-jvm-options"},
+                {"serve", "--servers", "2", "--capacity", "1GiB", "--bind", "0.0.0.0", "--insecure", "--print-jvm-options"}}) {
+            Process p = processes.start("io.rstore.cli.RStoreCli", args);
+            String printed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "still running: " + String.join(" ", args));
+            assertEquals(0, p.exitValue(), String.join(" ", args) + " printed " + printed);
+            assertTrue(printed.matches(options + "\n"), String.join(" ", args) + " printed " + printed);
+        }
+    }
+
     private void run(String scheme, Path shm) throws Exception {
         Path conf = dir.resolve("rstore.conf");
         Files.writeString(conf, """
