@@ -169,6 +169,44 @@ public final class Mapping implements AutoCloseable {
         postAsync(true, offset, length, completion);
     }
 
+    /**
+     * Makes the remote bytes {@code [offset, offset+length)} of the mapping durable: returns
+     * once every memory server holding part of them has flushed them to its persistence
+     * directory (one control call, like RDMA FLUSH or pmem_persist). Write first: this
+     * persists what the servers hold, not this mapping's local memory. Bytes written without
+     * a persist survive the server's process dying (they are in the kernel's page cache) but
+     * not its host crashing or losing power. UNSUPPORTED when part of the range lies on a
+     * server without a persistence directory (see {@link NamespaceFlags#DURABLE}).
+     */
+    public void persist(long offset, long length) {
+        if (closed) {
+            throw ErrorCode.CLOSED.exception("persist on a closed mapping of " + raddress);
+        }
+        if (offset < 0 || length <= 0 || length > this.length - offset) {
+            throw ErrorCode.OUT_OF_BOUNDS.exception("persist of " + length + " bytes at offset " + offset + " of a " + this.length
+                    + "-byte mapping of " + raddress);
+        }
+        Namespace ns = raddress.namespace();
+        client.rpc("persist", () -> {
+            client.master().persist(client.session(), ns.id(), base + offset, length);
+            return null;
+        });
+    }
+
+    /** {@link #persist} on a virtual thread: the future completes when the range is durable, or with the error. */
+    public java.util.concurrent.CompletableFuture<Void> persistAsync(long offset, long length) {
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofVirtual().name("rstore-persist").start(() -> {
+            try {
+                persist(offset, length);
+                done.complete(null);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        return done;
+    }
+
     private void transfer(boolean write, long offset, long length) {
         int invalid = validate(write, offset, length);
         if (invalid != 0) {

@@ -121,7 +121,12 @@ public final class RStore implements AutoCloseable {
     }
 
     public Namespace createNamespace(String name) {
-        NamespaceInfo info = rpc("createNamespace", () -> master.createNamespace(session, name));
+        return createNamespace(name, NamespaceFlags.NONE);
+    }
+
+    /** A new namespace with {@link NamespaceFlags}, e.g. {@link NamespaceFlags#DURABLE}. */
+    public Namespace createNamespace(String name, int flags) {
+        NamespaceInfo info = rpc("createNamespace", () -> master.createNamespace(session, name, flags));
         return new Namespace(this, info.id(), info.name());
     }
 

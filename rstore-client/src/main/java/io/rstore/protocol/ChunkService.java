@@ -26,6 +26,14 @@ public interface ChunkService {
     /** Zeroes part of a chunk (AllocFlags.ZERO). */
     void zero(int chunkId, long offset, long length);
 
+    /**
+     * Makes {@code [offset, offset + length)} of the chunk durable (msync of its file in the
+     * persistence directory); UNSUPPORTED on a server that keeps its chunks in memory only.
+     */
+    default void persist(int chunkId, long offset, long length) {
+        throw io.rstore.ErrorCode.UNSUPPORTED.exception("this memory server keeps its chunks in memory only (no rstore.persistence.dir): nothing to make durable");
+    }
+
     /** Deregisters the chunk and frees its memory. */
     void releaseChunk(int chunkId);
 

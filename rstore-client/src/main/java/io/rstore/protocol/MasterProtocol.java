@@ -24,24 +24,32 @@ public interface MasterProtocol {
     List<ClientInfo> clients();
 
     /**
-     * A memory server daemon joins the cluster: the master connects back to
-     * {@code address} (the server's data address, e.g. rstore+tcp://HOST:PORT; {@code shm}
-     * tells clients on its host where its chunk files are, {@code rdma} where its RDMA
-     * device listens; either may be empty), proves
-     * {@code controlToken} on every call it makes there, and returns the server's id.
-     * {@code chunkIds} are the chunks the server holds: a server this master does not know
-     * (it restarted, or marked the server dead) is told to release them before it is
-     * used, as no namespace here refers to them. A server registering again with the same
-     * address and token while the master knows it alive keeps its id and chunks: memory
-     * servers repeat this call every heartbeat, which is how they rejoin a restarted master.
-     * UNSUPPORTED on a cluster whose servers live in the master's process.
+     * A memory server daemon joins the cluster: the master connects back to its address,
+     * proves its control token on every call it makes there, and returns the server's id.
+     * A server the master knows by its identity (it registered before, or the master's
+     * journal remembers it) gets its id back, and the chunks it reports are reconciled with
+     * the namespaces': those no namespace holds are released, those a namespace holds but the
+     * server lacks (or has at the wrong size) are lost and reported, never silently zeroed.
+     * A server the master does not know is told to release every chunk it reports, unless it
+     * is durable: then the registration is refused, as its chunks would be destroyed. A
+     * server registering again while the master knows it alive keeps its id and chunks:
+     * memory servers repeat this call every heartbeat, which is how they rejoin a restarted
+     * master. UNSUPPORTED on a cluster whose servers live in the master's process.
      */
-    int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds);
+    int registerServer(ServerRegistration registration);
+
+    /**
+     * Makes {@code [address, address + length)} of a segment durable: returns once every
+     * memory server holding part of it has flushed it to its persistence directory (msync).
+     * UNSUPPORTED when part of the range lies on a server without one.
+     */
+    void persist(long session, long namespaceId, long address, long length);
 
     /** The master's version, uptime and the age of each memory server's last heartbeat. */
     ClusterInfo clusterInfo();
 
-    NamespaceInfo createNamespace(long session, String name);
+    /** {@code flags} are {@link io.rstore.NamespaceFlags}. */
+    NamespaceInfo createNamespace(long session, String name, int flags);
 
     NamespaceInfo joinNamespace(long session, String name);
 

@@ -40,6 +40,28 @@ public final class RegionTable {
         return id;
     }
 
+    /** Registers memory under a given id and key (a chunk kept across a restart); the id must be free. */
+    public synchronized void registerAt(int id, long key, MemorySegment memory) {
+        Region[] table = regions;
+        if (id < 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("chunk id " + id + " is negative");
+        }
+        if (id >= table.length) {
+            table = Arrays.copyOf(table, Math.max(id + 1, table.length * 2));
+        }
+        if (table[id] != null) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("chunk id " + id + " is registered already");
+        }
+        table[id] = new Region(memory, key);
+        regions = table;
+    }
+
+    /** Whether chunk {@code id} is registered. */
+    public boolean holds(int id) {
+        Region[] table = regions;
+        return id >= 0 && id < table.length && table[id] != null;
+    }
+
     /** Gives the chunk a new key: every credential handed out before stops working. Returns the key. */
     public synchronized long rekey(int id) {
         Region old = regions[id];

@@ -75,6 +75,10 @@ final class BenchCommand implements Callable<Integer> {
             description = "with --transport rdma: auto (disni when this host has a usable device, else emulated), disni or emulated (default: ${DEFAULT-VALUE})")
     String rdmaDevice;
 
+    @Option(names = "--durability", description = "with --cluster: measure only what durability costs (control calls, Mapping.persist by size);"
+            + " the cluster needs memory servers with a persistence directory")
+    boolean durability;
+
     @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400 or rstore+shm://HOST:7400")
     String cluster;
 
@@ -103,11 +107,20 @@ final class BenchCommand implements Callable<Integer> {
         if (!List.of("inproc", "tcp", "shm", "rdma").contains(transport)) {
             throw new IllegalArgumentException("--transport must be inproc, tcp, shm or rdma, was " + transport);
         }
-        if (ops == null) {
-            ops = (transport.equals("inproc") || transport.equals("shm")) && cluster == null ? 100_000 : 10_000; // round trips take 1000x longer
-        }
         if (!format.equals("table") && !format.equals("json")) {
             throw new IllegalArgumentException("--format must be table or json, was " + format);
+        }
+        if (durability) {
+            if (cluster == null) {
+                throw new IllegalArgumentException("--durability measures a running cluster: give --cluster URI (docs/rstore.md, \"Durability\")");
+            }
+            try (RStore rstore = RStore.connect(cluster, RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()))) {
+                print(new io.rstore.bench.DurabilityBench(rstore, ops == null ? 2_000 : ops, rounds, System.err).run(), BenchCommand::printDurability);
+                return 0;
+            }
+        }
+        if (ops == null) {
+            ops = (transport.equals("inproc") || transport.equals("shm")) && cluster == null ? 100_000 : 10_000; // round trips take 1000x longer
         }
         if (ops < 1000 || rounds < 1 || latencyBytes < 1 || latencyBytes > 4096 || inFlight.stream().anyMatch(n -> n < 1 || n > 1024)) {
             throw new IllegalArgumentException("--ops must be >= 1000, --rounds >= 1, --latency-bytes 1..4096 and --in-flight values 1..1024");
@@ -147,14 +160,19 @@ final class BenchCommand implements Callable<Integer> {
                 result = new RStoreBench(rstore, plan, System.err).run();
             }
         }
+        print(result, BenchCommand::printTable);
+        return 0;
+    }
+
+    /** The result as JSON, or as {@code table} prints it. */
+    private void print(ObjectNode result, java.util.function.BiConsumer<JsonNode, PrintWriter> table) {
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {
             JsonReport.print(result, out);
         } else {
-            printTable(result, out);
+            table.accept(result, out);
         }
         out.flush();
-        return 0;
     }
 
     private static List<Long> sizes(long max) {
@@ -166,6 +184,22 @@ final class BenchCommand implements Callable<Integer> {
             sizes.add(max);
         }
         return sizes;
+    }
+
+    private static void printDurability(JsonNode r, PrintWriter out) {
+        out.printf("Control calls (microseconds, %d of each)%n", r.get("calls").asInt());
+        out.printf("%8s %8s %8s %8s%n", "call", "p50", "p90", "p99");
+        for (String call : List.of("alloc", "free", "lookup")) {
+            JsonNode p = r.at("/controlCallNanos/" + call);
+            out.printf("%8s %8.1f %8.1f %8.1f%n", call, p.get("p50").asDouble() / 1000, p.get("p90").asDouble() / 1000, p.get("p99").asDouble() / 1000);
+        }
+        out.println();
+        out.println("Mapping.persist of freshly written bytes (median of the rounds)");
+        out.printf("%10s %12s %12s%n", "size", "micros", "micros/MiB");
+        for (JsonNode row : r.get("persist")) {
+            out.printf("%10s %12.1f %12.1f%n", Units.bytes(row.get("bytes").asLong()), row.get("medianMicros").asDouble(),
+                    row.get("microsPerMiB").asDouble());
+        }
     }
 
     private static void printTable(JsonNode r, PrintWriter out) {

@@ -24,6 +24,9 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = {"-c", "--cluster"}, paramLabel = "URI", description = "a running cluster to check the route to each server of")
     String cluster;
 
+    @Option(names = "--persistence-dir", paramLabel = "DIR", description = "a memory server's persistence directory: is it DAX (persistent memory, MAP_SYNC), and how much room")
+    Path persistenceDir;
+
     @Spec
     CommandSpec spec;
 
@@ -47,6 +50,9 @@ final class DoctorCommand implements Callable<Integer> {
         line("huge pages", hugePages());
         Path shm = Path.of("/dev/shm");
         line("shared memory", Files.isDirectory(shm) ? shm + ", " + free(shm) + " free" : "no /dev/shm: the shm transport is off");
+        if (persistenceDir != null) {
+            line("persistence", persistence(persistenceDir));
+        }
         String probe = RdmaEnvironment.probe(); // tried, not guessed from files
         line("device check", probe);
         String rdma = probe.startsWith("opened ") && !probe.contains(", but ") ? null
@@ -71,6 +77,22 @@ final class DoctorCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** Whether a server's chunk files in {@code dir} would be DAX-mapped (MAP_SYNC tried, not guessed), its file system and room. */
+    private static String persistence(Path dir) {
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            return dir + " is not a writable directory (a memory server creates it if its parent is writable)";
+        }
+        String type;
+        try {
+            type = Files.getFileStore(dir).type();
+        } catch (java.io.IOException e) {
+            type = "unknown file system";
+        }
+        return dir + " on " + type + ", " + free(dir) + " free; " + (io.rstore.server.ShmChunkFiles.dax(dir)
+                ? "DAX: chunks mapped with MAP_SYNC, so persist has no page cache to write back"
+                : "not DAX (MAP_SYNC refused): persist is an msync to the disk");
     }
 
     private void line(String what, String finding) {

@@ -1,10 +1,12 @@
 package io.rstore.cli;
 
+import io.rstore.NamespaceFlags;
 import io.rstore.RStore;
 import io.rstore.config.Units;
 import io.rstore.protocol.NamespaceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,10 +95,13 @@ final class NamespacesCommand implements Runnable {
 
     @Command(name = "create", mixinStandardHelpOptions = true, header = "Create a namespace.")
     static final class Create extends Named {
+        @Option(names = "--durable", description = "take chunks only from memory servers with a persistence directory (NamespaceFlags.DURABLE)")
+        boolean durable;
+
         @Override
         void on(RStore rstore, PrintWriter out) {
-            rstore.createNamespace(name);
-            out.println("created " + name);
+            rstore.createNamespace(name, durable ? NamespaceFlags.DURABLE : NamespaceFlags.NONE);
+            out.println("created " + name + (durable ? " (durable)" : ""));
         }
     }
 

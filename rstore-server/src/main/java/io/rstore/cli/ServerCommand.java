@@ -45,6 +45,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--shm-dir", paramLabel = "DIR", description = "directory for chunk files clients on this host map; empty for tcp only (rstore.shm.dir)")
     String shmDir;
 
+    @Option(names = "--persistence-dir", paramLabel = "DIR", description = "keep the chunks as files in DIR across restarts; persist flushes them (rstore.server.persistence.dir)")
+    String persistenceDir;
+
     @Option(names = "--rdma-port", paramLabel = "PORT", description = "port of the RDMA listener, 0 for any free one (rstore.server.rdma.port)")
     Integer rdmaPort;
 
@@ -58,14 +61,15 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         RStoreConfig config = daemon.flag(Key.SERVER_BIND, bind).flag(Key.SERVER_PORT, port).flag(Key.SERVER_ADVERTISE, advertise)
-                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.SERVER_RDMA_PORT, rdmaPort).load();
+                .flag(Key.SERVER_CAPACITY, capacity).flag(Key.SHM_DIR, shmDir).flag(Key.SERVER_RDMA_PORT, rdmaPort)
+                .flag(Key.SERVER_PERSISTENCE_DIR, persistenceDir).load();
         String secret = Daemon.secret(config);
         String bindTo = Daemon.bindAddress(config.get(Key.SERVER_BIND), secret, config.bool(Key.INSECURE), WHO);
         if (Daemon.printedJvmOptions(daemon, config.bytes(Key.SERVER_CAPACITY))) {
             return 0;
         }
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_HOST, Key.MASTER_PORT, Key.SERVER_BIND, Key.SERVER_PORT, Key.SERVER_ADVERTISE,
-                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE, Key.HEARTBEAT, Key.INSECURE,
+                Key.SERVER_CAPACITY, Key.SHM_DIR, Key.SERVER_PERSISTENCE_DIR, Key.RDMA_DEVICE, Key.SERVER_RDMA_PORT, Key.TIMEOUT, Key.SECRET_FILE, Key.HEARTBEAT, Key.INSECURE,
                 Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT, Key.METRICS_PORT, Key.LOG_LEVEL, Key.LOG_FILE), secret);
         RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         Path shm = config.get(Key.SHM_DIR).isEmpty() ? null : Path.of(config.get(Key.SHM_DIR));
@@ -73,9 +77,15 @@ final class ServerCommand implements Callable<Integer> {
             Daemon.log(WHO, "rstore.shm.dir " + shm + " does not exist: serving over tcp only");
             shm = null;
         }
+        Path persistence = config.get(Key.SERVER_PERSISTENCE_DIR).isEmpty() ? null : Path.of(config.get(Key.SERVER_PERSISTENCE_DIR));
+        if (persistence != null) {
+            Daemon.log(WHO, "chunks kept as files in " + persistence + (io.rstore.server.ShmChunkFiles.dax(persistence)
+                    ? " (DAX: mapped with MAP_SYNC, a flush reaches persistent memory)" : " (not DAX: persist is an msync to the disk)")
+                    + "; clients on this host map them there");
+        }
         InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.SERVER_PORT));
         ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, config.get(Key.SERVER_ADVERTISE),
-                config.bytes(Key.SERVER_CAPACITY), shm, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT),
+                config.bytes(Key.SERVER_CAPACITY), shm, persistence, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT),
                 config.millis(Key.HEARTBEAT), Daemon.limits(config), line -> Daemon.log(WHO, line));
         String transports = "transports tcp"
                 + (server.shmLocation().isEmpty() ? "" : ", shm for clients on this host (chunk files in "

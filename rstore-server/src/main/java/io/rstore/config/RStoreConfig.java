@@ -32,6 +32,8 @@ public final class RStoreConfig {
         CHUNK_SIZE("rstore.chunk.size", "16MiB", "chunk size, a power of two (bytes); set on the master"),
         TRANSPORT("rstore.transport", "auto", "clients' data path to memory servers: auto, shm, tcp or rdma (auto: shm on the same host, rdma to a real RDMA device, tcp otherwise); the rstore tools' URI scheme"),
         SHM_DIR("rstore.shm.dir", "/dev/shm", "directory of a memory server's chunk files for the shm transport (tmpfs or hugetlbfs)"),
+        MASTER_PERSISTENCE_DIR("rstore.master.persistence.dir", "", "directory of the master's journal of metadata changes, replayed when it starts (empty: metadata in memory only, lost with the master)"),
+        SERVER_PERSISTENCE_DIR("rstore.server.persistence.dir", "", "directory of a memory server's chunk files, kept across restarts and flushed by persist (empty: chunks in memory only)"),
         RDMA_DEVICE("rstore.rdma.device", "auto", "RDMA device of the master (control calls over SEND/RECV) and of a memory server (its chunks): auto (disni when this host has a device and libdisni), disni, emulated (software, for tests) or none"),
         MASTER_RDMA_PORT("rstore.master.rdma.port", "7401", "port the master's RDMA listener takes for control calls, when it has a device"),
         SERVER_RDMA_PORT("rstore.server.rdma.port", "0", "port a memory server's RDMA listener takes (0: any free port; it tells the master)"),

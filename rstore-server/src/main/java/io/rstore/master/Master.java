@@ -2,6 +2,7 @@ package io.rstore.master;
 
 import io.rstore.AllocFlags;
 import io.rstore.ErrorCode;
+import io.rstore.NamespaceFlags;
 import io.rstore.RStoreException;
 import io.rstore.protocol.ChunkLocation;
 import io.rstore.protocol.ChunkService;
@@ -10,10 +11,12 @@ import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
 import io.rstore.protocol.ServerInfo;
+import io.rstore.protocol.ServerRegistration;
 import it.unimi.dsi.fastutil.longs.Long2IntMap;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,12 +24,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * The master: all metadata of a cluster, in memory, mutated under one lock so every call
  * is atomic. Namespaces own chunks laid end to end as their address space; segments are
  * carved first-fit out of that space, 64-byte aligned; chunks freed by a namespace go to
  * a per-server pool, re-keyed and zeroed, for the next reservation.
+ *
+ * <p>Every change to that metadata is one of {@link MetadataChanges}, made through
+ * {@link #record}: with a persistence directory it is also journaled, and a call's changes
+ * are on disk before it is answered ({@link #commit}); a restarted master replays them,
+ * and memory servers rejoin it with their chunks. Sessions and mapping references end
+ * with the process.
  */
 public final class Master implements MasterProtocol {
     /** Segments start on cache-line boundaries so a polled flag never shares a line. */
@@ -37,6 +47,7 @@ public final class Master implements MasterProtocol {
         final int chunkId;
         final boolean mappedFile; // a file's pages (allocFromFile): released, never pooled
         long key;
+        boolean lost; // its server rejoined without it: DATA_LOST to whoever maps it
 
         Chunk(int serverId, int chunkId, long key, boolean mappedFile) {
             this.serverId = serverId;
@@ -48,21 +59,23 @@ public final class Master implements MasterProtocol {
 
     private static final class Server {
         final int id;
-        final String address;
-        final String shm;
-        final String rdma;
-        final ChunkService service;
-        final String controlToken; // a daemon's; null for a server in this process
+        final String identity;
+        final boolean durable;
         final ArrayDeque<Chunk> pool = new ArrayDeque<>();
-        boolean alive = true;
+        String address;
+        String shm;
+        String rdma;
+        ChunkService service;  // null until it joins this master's process
+        String controlToken;   // a daemon's; null for a server in this process
+        boolean alive;
 
-        Server(int id, String address, String shm, String rdma, ChunkService service, String controlToken) {
+        Server(int id, String identity, boolean durable, String address, String shm, String rdma) {
             this.id = id;
-            this.controlToken = controlToken;
+            this.identity = identity;
+            this.durable = durable;
             this.address = address;
             this.shm = shm;
             this.rdma = rdma;
-            this.service = service;
         }
     }
 
@@ -82,15 +95,21 @@ public final class Master implements MasterProtocol {
     private static final class Space {
         final long id;
         final String name;
+        final int flags; // NamespaceFlags
         final List<Chunk> chunks = new ArrayList<>();
         final TreeMap<Long, Segment> segments = new TreeMap<>();
         final TreeMap<Long, Long> free = new TreeMap<>(); // start -> end, coalesced
         int stripe;
 
-        Space(long id, String name, int stripe) {
+        Space(long id, String name, int stripe, int flags) {
             this.id = id;
             this.name = name;
             this.stripe = stripe;
+            this.flags = flags;
+        }
+
+        boolean durable() {
+            return (flags & NamespaceFlags.DURABLE) != 0;
         }
     }
 
@@ -118,8 +137,12 @@ public final class Master implements MasterProtocol {
     }
 
     private final ServerConnector connector;
+    private final Consumer<String> log;
     private final long startedNanos = System.nanoTime();
     private long[] lastBeatNanos = new long[0]; // by server id: when it last answered a ping; 0: never pinged
+    private final MetadataChanges state = new StateChanges();
+    private final Journal journal;  // null: the metadata lives in memory only
+    private final MetadataChanges record; // every change goes through here: to the state, and to the journal if any
 
     /** A master whose memory servers are registered in-process ({@link #registerServer(String, ChunkService)}). */
     public Master(long chunkSizeBytes) {
@@ -128,68 +151,236 @@ public final class Master implements MasterProtocol {
 
     /** A master that memory server daemons join over the network, reached through {@code connector}. */
     public Master(long chunkSizeBytes, ServerConnector connector) {
+        this(chunkSizeBytes, connector, null, line -> { });
+    }
+
+    /**
+     * As {@link #Master(long, ServerConnector)}, keeping its metadata in {@code persistenceDirectory}
+     * (null: in memory only), whose journal it replays first; {@code log} hears of what a
+     * restart finds (a torn journal record, servers' lost chunks).
+     */
+    public Master(long chunkSizeBytes, ServerConnector connector, Path persistenceDirectory, Consumer<String> log) {
+        this(chunkSizeBytes, connector, persistenceDirectory, SNAPSHOT_AFTER_BYTES, log);
+    }
+
+    Master(long chunkSizeBytes, ServerConnector connector, Path persistenceDirectory, long snapshotAfterBytes, Consumer<String> log) {
         if (Long.bitCount(chunkSizeBytes) != 1 || chunkSizeBytes < ALIGNMENT) {
             throw ErrorCode.INVALID_ARGUMENT.exception("chunk size must be a power of two >= 64, was " + chunkSizeBytes);
         }
         this.chunkSize = chunkSizeBytes;
         this.connector = connector;
+        this.log = log;
+        this.journal = persistenceDirectory == null ? null : Journal.open(persistenceDirectory, state, snapshotAfterBytes, log);
+        this.record = journal == null ? state : new TeeChanges(state, journal.changes());
+    }
+
+    /** The journal starts over from a snapshot once it holds this much. */
+    static final long SNAPSHOT_AFTER_BYTES = 64L << 20;
+
+    /** Fails at once if changes can no longer be kept: called before a call changes anything. */
+    private void begin() {
+        if (journal != null) {
+            journal.checkWritable();
+        }
+    }
+
+    /** Puts the changes of the call ending now on disk before it is answered (and now and then a snapshot). */
+    private void commit() {
+        if (journal != null) {
+            journal.commit();
+            if (journal.wantsSnapshot()) {
+                try {
+                    journal.snapshot(this::describe);
+                } catch (RStoreException e) {
+                    log.accept(e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Tells the whole durable state as the changes that would rebuild it (a snapshot). */
+    private void describe(MetadataChanges to) {
+        for (Server s : servers) {
+            to.serverJoined(s.id, s.identity, s.durable, s.address, s.shm, s.rdma);
+            for (java.util.Iterator<Chunk> it = s.pool.descendingIterator(); it.hasNext(); ) {
+                Chunk c = it.next();
+                to.chunkPooled(s.id, c.chunkId, c.key);
+            }
+        }
+        List<Space> spaces = new ArrayList<>(byId.values());
+        spaces.sort(Comparator.comparingLong(sp -> sp.id));
+        long last = nextNamespaceId - 1;
+        if (last > 0 && !byId.containsKey(last)) { // ids are never reused, even after a restart: a deleted one is told too
+            to.namespaceCreated(last, "", 0, 0);
+            to.namespaceDeleted(last);
+        }
+        for (Space sp : spaces) {
+            to.namespaceCreated(sp.id, sp.name, sp.stripe, sp.flags);
+            for (Chunk c : sp.chunks) {
+                to.chunkAppended(sp.id, c.serverId, c.chunkId, c.key, c.mappedFile);
+            }
+            for (Segment seg : sp.segments.values()) {
+                to.segmentPlaced(sp.id, seg.address, seg.length, seg.span);
+            }
+        }
+    }
+
+    /** The journal's size on disk, or -1 without a persistence directory. */
+    public synchronized long journalBytes() {
+        return journal == null ? -1 : journal.bytes();
+    }
+
+    /** Closes the journal; the master takes no more changes. */
+    public synchronized void closeJournal() {
+        if (journal != null) {
+            journal.close();
+        }
     }
 
     // ---- memory servers ----
 
     /** Registers a memory server; returns its id. */
     public synchronized int registerServer(String address, ChunkService service) {
-        return add(address, "", "", service, null);
-    }
-
-    private int add(String address, String shm, String rdma, ChunkService service, String controlToken) {
-        int id = servers.size();
-        servers.add(new Server(id, address + (controlToken == null ? "" : "/" + id), shm, rdma, service, controlToken));
-        return id;
+        try {
+            begin();
+            int id = servers.size();
+            record.serverJoined(id, address, false, address, "", "");
+            Server s = servers.get(id);
+            s.service = service;
+            s.alive = true;
+            return id;
+        } finally {
+            commit();
+        }
     }
 
     @Override
-    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
+    public int registerServer(ServerRegistration r) {
         if (connector == null) {
             throw ErrorCode.UNSUPPORTED.exception("this master's memory servers run in its own process; it takes no daemons");
         }
-        Integer known = known(address, controlToken);
-        if (known != null) {
-            return known; // the server's repeated registration: it is here, alive, with its chunks
+        Server known;
+        synchronized (this) {
+            known = byIdentity(r.identity());
+            if (known != null && known.alive && r.controlToken().equals(known.controlToken)) {
+                return known.id; // the server's repeated registration: it is here, alive, with its chunks
+            }
+            if (known == null && r.durable() && !r.chunks().isEmpty()) {
+                throw ErrorCode.INVALID_ARGUMENT.exception("the memory server at " + r.address() + " keeps " + r.chunks().size()
+                        + " chunk(s) in its persistence directory that this master has no record of; joining would destroy them."
+                        + " Start the master with its own persistence directory (rstore.master.persistence.dir), or empty the"
+                        + " server's directory to discard them");
+            }
+            if (known != null) {
+                known.alive = false; // a new process of a server this master knew: nothing goes there until it is reconciled
+            }
         }
         // connect outside the lock: a slow or unreachable server must not stall everyone else's calls
-        ChunkService service = connector.connect(address, controlToken);
+        ChunkService service = connector.connect(r.address(), r.controlToken());
         try {
-            if (service.capacityBytes() != capacityBytes) {
-                throw ErrorCode.INVALID_ARGUMENT.exception("the server at " + address + " says it has " + service.capacityBytes()
-                        + " bytes, its registration said " + capacityBytes + "; is another server at that address?");
+            if (service.capacityBytes() != r.capacityBytes()) {
+                throw ErrorCode.INVALID_ARGUMENT.exception("the server at " + r.address() + " says it has " + service.capacityBytes()
+                        + " bytes, its registration said " + r.capacityBytes() + "; is another server at that address?");
             }
-            for (int chunk : chunkIds) { // no namespace here refers to them: what they held is gone with the old master
+            for (int chunk : unclaimed(known, r.chunks())) { // what no namespace or pool here refers to: never answered, or from before
                 service.releaseChunk(chunk);
             }
         } catch (RuntimeException e) {
-            if (service instanceof AutoCloseable connection) {
-                try {
-                    connection.close();
-                } catch (Exception ignored) {
-                    // refusing it anyway
-                }
-            }
+            close(service);
             throw e;
         }
         synchronized (this) {
-            return add(address, shm, rdma, service, controlToken);
+            try {
+                begin();
+                int id = known == null ? servers.size() : known.id;
+                record.serverJoined(id, r.identity(), r.durable(), r.address() + "/" + id, r.shm(), r.rdma());
+                Server s = servers.get(id);
+                if (known != null) {
+                    reconcile(s, r.chunks());
+                }
+                if (s.service != null && s.service != service) {
+                    close(s.service);
+                }
+                s.service = service;
+                s.controlToken = r.controlToken();
+                s.alive = true;
+                return id;
+            } finally {
+                commit();
+            }
         }
     }
 
-    /** The id of the live daemon server registered with this address and token, or null. */
-    private synchronized Integer known(String address, String controlToken) {
+    private static void close(ChunkService service) {
+        if (service instanceof AutoCloseable connection) {
+            try {
+                connection.close();
+            } catch (Exception ignored) {
+                // letting it go anyway
+            }
+        }
+    }
+
+    private Server byIdentity(String identity) {
         for (Server s : servers) {
-            if (s.alive && controlToken.equals(s.controlToken) && s.address.equals(address + "/" + s.id)) {
-                return s.id;
+            if (s.identity.equals(identity)) {
+                return s;
             }
         }
         return null;
+    }
+
+    /** The chunks a registering server holds that nothing here refers to at their size: all of them for a server this master does not know. */
+    private synchronized int[] unclaimed(Server known, List<ServerRegistration.HeldChunk> held) {
+        it.unimi.dsi.fastutil.ints.IntOpenHashSet claimed = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
+        if (known != null) {
+            for (Space space : byId.values()) {
+                for (Chunk c : space.chunks) {
+                    if (c.serverId == known.id) {
+                        claimed.add(c.chunkId);
+                    }
+                }
+            }
+        }
+        return held.stream().filter(h -> !claimed.contains(h.id())
+                && !(known != null && h.bytes() == chunkSize && known.pool.stream().anyMatch(c -> c.chunkId == h.id())))
+                .mapToInt(ServerRegistration.HeldChunk::id).toArray();
+    }
+
+    /**
+     * A server this master knew is back with {@code held}: the namespaces' chunks it lacks, or
+     * has at another size, are lost (reported, never zeroed); those it has under a new key
+     * (recycled by a call whose changes never reached the journal) take that key; its pool is
+     * what it has of the pool.
+     */
+    private void reconcile(Server s, List<ServerRegistration.HeldChunk> held) {
+        it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<ServerRegistration.HeldChunk> byId = new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<>();
+        held.forEach(h -> byId.put(h.id(), h));
+        for (Space space : this.byId.values()) {
+            for (int i = 0; i < space.chunks.size(); i++) {
+                Chunk c = space.chunks.get(i);
+                if (c.serverId != s.id) {
+                    continue;
+                }
+                ServerRegistration.HeldChunk h = byId.get(c.chunkId);
+                c.lost = h == null || (!c.mappedFile && h.bytes() != chunkSize);
+                if (c.lost) {
+                    log.accept("memory server " + s.id + " came back without chunk " + c.chunkId + " of namespace '" + space.name + "' (bytes "
+                            + (long) i * chunkSize + " to " + (long) (i + 1) * chunkSize + "): " + (h == null ? "it is missing"
+                            : "it has " + h.bytes() + " bytes, not " + chunkSize) + "; its data is lost, and mapping it fails with DATA_LOST");
+                } else if (h.key() != c.key) {
+                    record.chunkKeyed(s.id, c.chunkId, h.key());
+                }
+            }
+        }
+        List<Chunk> pooled = new ArrayList<>(s.pool);
+        record.poolCleared(s.id);
+        for (int i = pooled.size() - 1; i >= 0; i--) {
+            ServerRegistration.HeldChunk h = byId.get(pooled.get(i).chunkId);
+            if (h != null && h.bytes() == chunkSize) {
+                record.chunkPooled(s.id, h.id(), h.key());
+            }
+        }
     }
 
     /** Marks a server dead: no new chunks go there; its chunks' data is lost. */
@@ -292,7 +483,8 @@ public final class Master implements MasterProtocol {
     public synchronized List<ServerInfo> servers() {
         List<ServerInfo> out = new ArrayList<>(servers.size());
         for (Server s : servers) {
-            out.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), s.alive));
+            out.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service == null ? 0 : s.service.capacityBytes(),
+                    s.service == null ? 0 : s.service.usedBytes(), s.alive));
         }
         return out;
     }
@@ -331,6 +523,11 @@ public final class Master implements MasterProtocol {
         }
     }
 
+    /** Namespaces now. */
+    public synchronized int namespaceCount() {
+        return byName.size();
+    }
+
     /** Open client sessions. */
     public synchronized int sessionCount() {
         return sessions.size();
@@ -339,19 +536,25 @@ public final class Master implements MasterProtocol {
     // ---- namespaces ----
 
     @Override
-    public synchronized NamespaceInfo createNamespace(long session, String name) {
+    public synchronized NamespaceInfo createNamespace(long session, String name, int flags) {
         session(session);
         if (name == null || name.isBlank() || name.length() > 255) {
             throw ErrorCode.INVALID_ARGUMENT.exception("a namespace name must be 1..255 characters, was '" + name + "'");
         }
+        if ((flags & ~NamespaceFlags.DURABLE) != 0) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("unknown namespace flags " + Integer.toBinaryString(flags) + "; use NamespaceFlags");
+        }
         if (byName.containsKey(name)) {
             throw ErrorCode.NAMESPACE_EXISTS.exception("namespace '" + name + "' exists");
         }
-        long id = nextNamespaceId++;
-        Space space = new Space(id, name, servers.isEmpty() ? 0 : (int) (id % servers.size()));
-        byName.put(name, space);
-        byId.put(id, space);
-        return info(space);
+        try {
+            begin();
+            long id = nextNamespaceId;
+            record.namespaceCreated(id, name, servers.isEmpty() ? 0 : (int) (id % servers.size()), flags);
+            return info(byId.get(id));
+        } finally {
+            commit();
+        }
     }
 
     @Override
@@ -377,12 +580,16 @@ public final class Master implements MasterProtocol {
                         + " is mapped " + seg.mapRefs + " time(s)");
             }
         }
-        byName.remove(name);
-        byId.remove(space.id);
-        for (Chunk chunk : space.chunks) {
-            recycle(chunk);
+        try {
+            begin();
+            List<Chunk> chunks = new ArrayList<>(space.chunks);
+            record.namespaceDeleted(space.id);
+            for (Chunk chunk : chunks) {
+                recycle(chunk);
+            }
+        } finally {
+            commit();
         }
-        space.chunks.clear();
     }
 
     @Override
@@ -411,8 +618,13 @@ public final class Master implements MasterProtocol {
         if (bytes <= 0) {
             throw ErrorCode.INVALID_ARGUMENT.exception("reserve needs a positive number of bytes, was " + bytes);
         }
-        reserveChunks(space, chunksFor(bytes));
-        return reservedBytes(space);
+        try {
+            begin();
+            reserveChunks(space, chunksFor(bytes));
+            return reservedBytes(space);
+        } finally {
+            commit();
+        }
     }
 
     @Override
@@ -435,17 +647,18 @@ public final class Master implements MasterProtocol {
             throw ErrorCode.SEGMENT_IN_USE.exception("cannot release the last " + n + " chunk(s) of namespace '" + space.name
                     + "': segment at " + last.address + " lies in them; free it first");
         }
-        if (range.getKey() < tailStart) {
-            space.free.put(range.getKey(), tailStart);
-        } else {
-            space.free.remove(range.getKey());
+        try {
+            begin();
+            for (long i = 0; i < n; i++) {
+                Chunk chunk = space.chunks.getLast();
+                record.lastChunkDropped(space.id);
+                record.stripeMoved(space.id, chunk.serverId); // rewind, so chunk k goes back to the server it had
+                recycle(chunk);
+            }
+            return reservedBytes(space);
+        } finally {
+            commit();
         }
-        for (long i = 0; i < n; i++) {
-            Chunk chunk = space.chunks.removeLast();
-            space.stripe = chunk.serverId; // rewind, so chunk k goes back to the server it had
-            recycle(chunk);
-        }
-        return reservedBytes(space);
     }
 
     // ---- segments ----
@@ -455,19 +668,24 @@ public final class Master implements MasterProtocol {
         session(session);
         Space space = space(namespaceId);
         checkAlloc(bytes, flags);
-        long span = align(bytes);
-        long at = firstFit(space, span);
-        if (at < 0 && (flags & AllocFlags.GROW) != 0) {
-            Map.Entry<Long, Long> tail = space.free.lastEntry();
-            long tailFree = tail != null && tail.getValue() == reservedBytes(space) ? tail.getValue() - tail.getKey() : 0;
-            reserveChunks(space, chunksFor(span - tailFree));
-            at = firstFit(space, span);
+        try {
+            begin();
+            long span = align(bytes);
+            long at = firstFit(space, span);
+            if (at < 0 && (flags & AllocFlags.GROW) != 0) {
+                Map.Entry<Long, Long> tail = space.free.lastEntry();
+                long tailFree = tail != null && tail.getValue() == reservedBytes(space) ? tail.getValue() - tail.getKey() : 0;
+                reserveChunks(space, chunksFor(span - tailFree));
+                at = firstFit(space, span);
+            }
+            if (at < 0) {
+                throw ErrorCode.INSUFFICIENT_RESERVATION.exception("namespace '" + space.name + "' has no free range of " + span
+                        + " bytes (reserved " + reservedBytes(space) + ", largest free range " + largestFree(space) + ")");
+            }
+            return place(space, at, bytes, span, flags);
+        } finally {
+            commit();
         }
-        if (at < 0) {
-            throw ErrorCode.INSUFFICIENT_RESERVATION.exception("namespace '" + space.name + "' has no free range of " + span
-                    + " bytes (reserved " + reservedBytes(space) + ", largest free range " + largestFree(space) + ")");
-        }
-        return place(space, at, bytes, span, flags);
     }
 
     @Override
@@ -479,23 +697,31 @@ public final class Master implements MasterProtocol {
             throw ErrorCode.UNSUPPORTED.exception("a file is mapped from a multiple of the chunk size (" + chunkSize + "), at least one chunk;"
                     + " asked for " + length + " bytes at " + offset);
         }
+        if (space.durable()) {
+            throw ErrorCode.UNSUPPORTED.exception("namespace '" + space.name + "' is durable; a file's pages mapped privately are not kept");
+        }
         long whole = length / chunkSize;
         checkChunkCount(space, chunksFor(length));
-        List<Chunk> taken = new ArrayList<>();
         try {
-            for (long k = 0; k < whole; k++) {
-                taken.add(mapChunk(space, file, offset + k * chunkSize));
+            begin();
+            List<Chunk> taken = new ArrayList<>();
+            try {
+                for (long k = 0; k < whole; k++) {
+                    taken.add(mapChunk(space, file, offset + k * chunkSize));
+                }
+                if (length % chunkSize != 0) {
+                    taken.add(takeChunk(space));
+                }
+            } catch (RuntimeException e) {
+                giveBack(taken);
+                throw e;
             }
-            if (length % chunkSize != 0) {
-                taken.add(takeChunk(space));
-            }
-        } catch (RuntimeException e) {
-            giveBack(taken);
-            throw e;
+            long start = reservedBytes(space);
+            append(space, taken);
+            return place(space, start, length, align(length), AllocFlags.NONE);
+        } finally {
+            commit();
         }
-        long start = reservedBytes(space);
-        append(space, taken);
-        return place(space, start, length, align(length), AllocFlags.NONE);
     }
 
     /** One chunk of a file's pages from the next live server in the stripe. */
@@ -505,7 +731,7 @@ public final class Master implements MasterProtocol {
             Server server = servers.get((space.stripe + attempt) % count);
             if (server.alive) {
                 ChunkService.Grant grant = server.service.mapFile(file, offset, chunkSize);
-                space.stripe = (server.id + 1) % count;
+                record.stripeMoved(space.id, (server.id + 1) % count);
                 return new Chunk(server.id, grant.chunkId(), grant.key(), true);
             }
         }
@@ -528,14 +754,19 @@ public final class Master implements MasterProtocol {
                     + "' overlaps the segment at " + before.getKey());
         }
         long reserved = reservedBytes(space);
-        if (end > reserved) {
-            if ((flags & AllocFlags.GROW) == 0) {
-                throw ErrorCode.INSUFFICIENT_RESERVATION.exception("[" + address + ", " + end + ") lies beyond the "
-                        + reserved + " bytes namespace '" + space.name + "' reserved");
+        try {
+            begin();
+            if (end > reserved) {
+                if ((flags & AllocFlags.GROW) == 0) {
+                    throw ErrorCode.INSUFFICIENT_RESERVATION.exception("[" + address + ", " + end + ") lies beyond the "
+                            + reserved + " bytes namespace '" + space.name + "' reserved");
+                }
+                reserveChunks(space, chunksFor(end - reserved));
             }
-            reserveChunks(space, chunksFor(end - reserved));
+            return place(space, address, bytes, span, flags);
+        } finally {
+            commit();
         }
-        return place(space, address, bytes, span, flags);
     }
 
     @Override
@@ -547,8 +778,12 @@ public final class Master implements MasterProtocol {
             throw ErrorCode.SEGMENT_IN_USE.exception("cannot free the segment at " + address + " of namespace '" + space.name
                     + "': it is mapped " + seg.mapRefs + " time(s)");
         }
-        space.segments.remove(address);
-        addFree(space, address, address + seg.span);
+        try {
+            begin();
+            record.segmentFreed(space.id, address);
+        } finally {
+            commit();
+        }
     }
 
     @Override
@@ -563,9 +798,10 @@ public final class Master implements MasterProtocol {
         Session s = session(session);
         Space space = space(namespaceId);
         Segment seg = segment(space, address);
+        SegmentInfo located = locate(space, seg); // first: no reference taken on what cannot be mapped
         seg.mapRefs++;
         s.refs.computeIfAbsent(namespaceId, k -> new Long2IntOpenHashMap()).addTo(address, 1);
-        return locate(space, seg);
+        return located;
     }
 
     @Override
@@ -582,6 +818,152 @@ public final class Master implements MasterProtocol {
         segment(space, address).mapRefs--;
     }
 
+    // ---- durability ----
+
+    /** One chunk's part of a range to persist, and the server that holds it. */
+    private record Piece(Server server, int chunkId, long offset, long length) {
+    }
+
+    @Override
+    public void persist(long session, long namespaceId, long address, long length) {
+        List<Piece> pieces = new ArrayList<>();
+        synchronized (this) {
+            session(session);
+            Space space = space(namespaceId);
+            Map.Entry<Long, Segment> at = space.segments.floorEntry(address);
+            if (length <= 0 || at == null || address + length > at.getValue().address + at.getValue().length || address + length < address) {
+                throw ErrorCode.OUT_OF_BOUNDS.exception("[" + address + ", " + address + " + " + length + ") of namespace '" + space.name
+                        + "' is not within one segment");
+            }
+            locate(space, at.getValue()); // DATA_LOST if part of it is gone
+            forEachPiece(space, address, length, (chunk, offset, n) -> {
+                Server server = servers.get(chunk.serverId);
+                if (!server.durable) {
+                    throw ErrorCode.UNSUPPORTED.exception("bytes of namespace '" + space.name + "' lie on memory server " + server.id
+                            + ", which keeps them in memory only (no rstore.persistence.dir); create the namespace with NamespaceFlags.DURABLE"
+                            + " to have only servers with one");
+                }
+                if (!server.alive) {
+                    throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id + ", holding bytes of namespace '" + space.name
+                            + "', is not serving");
+                }
+                pieces.add(new Piece(server, chunk.chunkId, offset, n));
+            });
+        }
+        // outside the lock: an msync takes as long as the disk does; each server's pieces in turn, the servers at once
+        Map<Server, List<Piece>> byServer = new java.util.LinkedHashMap<>();
+        pieces.forEach(p -> byServer.computeIfAbsent(p.server(), k -> new ArrayList<>()).add(p));
+        List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
+        try (java.util.concurrent.ExecutorService each = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (List<Piece> own : byServer.values()) {
+                calls.add(each.submit(() -> own.forEach(p -> p.server().service.persist(p.chunkId(), p.offset(), p.length()))));
+            }
+            for (java.util.concurrent.Future<?> call : calls) {
+                try {
+                    call.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r : ErrorCode.UNKNOWN.exception(String.valueOf(e.getCause()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw ErrorCode.TIMED_OUT.exception("interrupted while persisting");
+                }
+            }
+        }
+    }
+
+    /** The changes, made to this master's maps: by the live calls (through {@link #record}) and by a replayed journal. */
+    private final class StateChanges implements MetadataChanges {
+
+        @Override
+        public void serverJoined(int id, String identity, boolean durable, String address, String shm, String rdma) {
+            if (id < servers.size()) {
+                Server s = servers.get(id);
+                s.address = address;
+                s.shm = shm;
+                s.rdma = rdma;
+            } else if (id == servers.size()) {
+                servers.add(new Server(id, identity, durable, address, shm, rdma));
+            } else {
+                throw new IllegalStateException("server " + id + " joined after " + servers.size() + " servers");
+            }
+        }
+
+        @Override
+        public void namespaceCreated(long id, String name, int stripe, int flags) {
+            Space space = new Space(id, name, stripe, flags);
+            byName.put(name, space);
+            byId.put(id, space);
+            nextNamespaceId = Math.max(nextNamespaceId, id + 1);
+        }
+
+        @Override
+        public void namespaceDeleted(long id) {
+            Space space = byId.remove(id);
+            byName.remove(space.name);
+        }
+
+        @Override
+        public void chunkAppended(long namespace, int server, int chunkId, long key, boolean mappedFile) {
+            Space space = byId.get(namespace);
+            long start = reservedBytes(space);
+            space.chunks.add(new Chunk(server, chunkId, key, mappedFile));
+            addFree(space, start, start + chunkSize);
+        }
+
+        @Override
+        public void lastChunkDropped(long namespace) {
+            Space space = byId.get(namespace);
+            long end = reservedBytes(space);
+            carve(space, end - chunkSize, end);
+            space.chunks.removeLast();
+        }
+
+        @Override
+        public void stripeMoved(long namespace, int stripe) {
+            byId.get(namespace).stripe = stripe;
+        }
+
+        @Override
+        public void chunkPooled(int server, int chunkId, long key) {
+            servers.get(server).pool.push(new Chunk(server, chunkId, key, false));
+        }
+
+        @Override
+        public void pooledChunkTaken(int server) {
+            servers.get(server).pool.pop();
+        }
+
+        @Override
+        public void poolCleared(int server) {
+            servers.get(server).pool.clear();
+        }
+
+        @Override
+        public void chunkKeyed(int server, int chunkId, long key) {
+            for (Space space : byId.values()) {
+                for (Chunk c : space.chunks) {
+                    if (c.serverId == server && c.chunkId == chunkId) {
+                        c.key = key;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void segmentPlaced(long namespace, long address, long length, long span) {
+            Space space = byId.get(namespace);
+            carve(space, address, address + span);
+            space.segments.put(address, new Segment(address, length, span));
+        }
+
+        @Override
+        public void segmentFreed(long namespace, long address) {
+            Space space = byId.get(namespace);
+            Segment seg = space.segments.remove(address);
+            addFree(space, address, address + seg.span);
+        }
+    }
+
     // ---- internals ----
 
     private void checkAlloc(long bytes, int flags) {
@@ -594,9 +976,8 @@ public final class Master implements MasterProtocol {
     }
 
     private SegmentInfo place(Space space, long address, long length, long span, int flags) {
-        carve(space, address, address + span);
-        Segment seg = new Segment(address, length, span);
-        space.segments.put(address, seg);
+        record.segmentPlaced(space.id, address, length, span);
+        Segment seg = space.segments.get(address);
         if ((flags & AllocFlags.ZERO) != 0) {
             forEachPiece(space, address, length, (chunk, offset, n) -> servers.get(chunk.serverId).service.zero(chunk.chunkId, offset, n));
         }
@@ -624,6 +1005,11 @@ public final class Master implements MasterProtocol {
         List<ChunkLocation> chunks = new ArrayList<>(last - first + 1);
         for (int i = first; i <= last; i++) {
             Chunk c = space.chunks.get(i);
+            if (c.lost) {
+                throw ErrorCode.DATA_LOST.exception("bytes " + (long) i * chunkSize + " to " + (long) (i + 1) * chunkSize + " of namespace '"
+                        + space.name + "' were lost: memory server " + c.serverId + " came back without them; free the segment at "
+                        + seg.address + " or delete the namespace");
+            }
             chunks.add(new ChunkLocation(i, c.serverId, c.chunkId, c.key));
         }
         return new SegmentInfo(space.id, seg.address, seg.length, chunkSize, chunks);
@@ -699,10 +1085,8 @@ public final class Master implements MasterProtocol {
 
     /** Lays chunks at the end of the address space, each a free range. */
     private void append(Space space, List<Chunk> chunks) {
-        for (Chunk chunk : chunks) {
-            long start = reservedBytes(space);
-            space.chunks.add(chunk);
-            addFree(space, start, start + chunkSize);
+        for (Chunk c : chunks) {
+            record.chunkAppended(space.id, c.serverId, c.chunkId, c.key, c.mappedFile);
         }
     }
 
@@ -712,7 +1096,7 @@ public final class Master implements MasterProtocol {
             if (chunk.mappedFile) {
                 recycle(chunk);
             } else {
-                servers.get(chunk.serverId).pool.push(chunk);
+                record.chunkPooled(chunk.serverId, chunk.chunkId, chunk.key);
             }
         }
     }
@@ -724,10 +1108,13 @@ public final class Master implements MasterProtocol {
         }
         for (int attempt = 0; attempt < count; attempt++) {
             Server server = servers.get((space.stripe + attempt) % count);
-            if (!server.alive) {
+            if (!server.alive || (space.durable() && !server.durable)) {
                 continue;
             }
-            Chunk chunk = server.pool.poll();
+            Chunk chunk = server.pool.peek();
+            if (chunk != null) {
+                record.pooledChunkTaken(server.id);
+            }
             if (chunk == null && server.service.usedBytes() + chunkSize <= server.service.capacityBytes()) {
                 ChunkService.Grant grant;
                 try {
@@ -742,26 +1129,27 @@ public final class Master implements MasterProtocol {
                 chunk = new Chunk(server.id, grant.chunkId(), grant.key(), false);
             }
             if (chunk != null) {
-                space.stripe = (server.id + 1) % count;
+                record.stripeMoved(space.id, (server.id + 1) % count);
                 return chunk;
             }
         }
-        throw ErrorCode.OUT_OF_MEMORY.exception("no live memory server has a free chunk of " + chunkSize + " bytes for namespace '"
-                + space.name + "'");
+        throw ErrorCode.OUT_OF_MEMORY.exception("no live memory server" + (space.durable() ? " with a persistence directory" : "")
+                + " has a free chunk of " + chunkSize + " bytes for " + (space.durable() ? "durable " : "") + "namespace '" + space.name + "'");
     }
 
     /** Back to its server's pool with a new key, so credentials handed out before are dead; a file's pages are released. */
     private void recycle(Chunk chunk) {
         Server server = servers.get(chunk.serverId);
-        if (!server.alive) {
-            return;
+        if (!server.alive || chunk.lost) {
+            return; // a server that rejoins with it releases it then
         }
+        long key;
         try {
             if (chunk.mappedFile) {
                 server.service.releaseChunk(chunk.chunkId);
                 return;
             }
-            chunk.key = server.service.recycle(chunk.chunkId);
+            key = server.service.recycle(chunk.chunkId);
         } catch (RStoreException e) {
             if (e.code() != ErrorCode.SERVER_UNAVAILABLE && e.code() != ErrorCode.TIMED_OUT) {
                 throw e;
@@ -769,7 +1157,7 @@ public final class Master implements MasterProtocol {
             server.alive = false; // its chunks are lost with it; the namespace lets go of this one anyway
             return;
         }
-        server.pool.push(chunk);
+        record.chunkPooled(chunk.serverId, chunk.chunkId, key);
     }
 
     private long chunksFor(long bytes) {

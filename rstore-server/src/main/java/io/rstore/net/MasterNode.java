@@ -34,7 +34,8 @@ public final class MasterNode implements AutoCloseable {
     private volatile boolean closed;
 
     private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, RdmaDevice rdma,
-                       int rdmaPort, NetLimits limits, boolean remoteServers, Consumer<String> log) throws IOException {
+                       int rdmaPort, NetLimits limits, boolean remoteServers, java.nio.file.Path persistenceDirectory,
+                       Consumer<String> log) throws IOException {
         int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
         String required = secret == null ? "" : secret;
         this.master = new Master(chunkSizeBytes, (address, token) -> {
@@ -48,11 +49,16 @@ public final class MasterNode implements AutoCloseable {
                 connection.close();
                 throw e;
             }
-        });
+        }, persistenceDirectory, log);
         MasterService service = new MasterService(master);
         master.registerGauges(metrics);
-        this.tcp = new TcpServer(bind, peer -> service.connection(registrationRefused(peer, required, remoteServers)), id -> null, secret, limits,
-                new ServerMetrics(metrics, "rstore.master"));
+        try {
+            this.tcp = new TcpServer(bind, peer -> service.connection(registrationRefused(peer, required, remoteServers)), id -> null, secret, limits,
+                    new ServerMetrics(metrics, "rstore.master"));
+        } catch (IOException | RuntimeException e) {
+            master.closeJournal(); // unlocks the persistence directory
+            throw e;
+        }
         this.rdma = rdma;
         this.rdmaListener = rdma == null ? null : rdma.listen(new InetSocketAddress(bind.getAddress(), rdmaPort),
                 () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required));
@@ -94,19 +100,22 @@ public final class MasterNode implements AutoCloseable {
     /** Starts serving on {@code bind} (port 0: any free port), over tcp only, with the default limits, servers from this host only. */
     public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
                                    Consumer<String> log) {
-        return start(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, null, 0, NetLimits.defaults(), false, log);
+        return start(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, null, 0, NetLimits.defaults(), false, null, log);
     }
 
     /**
      * As {@link #start(long, InetSocketAddress, String, long, long, Consumer)}, taking control
      * calls over {@code rdma} too, at {@code rdmaPort}, each connection bounded by
      * {@code limits}; {@code remoteServers} lets memory servers on other hosts register
-     * without a cluster secret.
+     * without a cluster secret. With {@code persistenceDirectory} (else null) the metadata is
+     * journaled there and replayed first.
      */
     public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
-                                   RdmaDevice rdma, int rdmaPort, NetLimits limits, boolean remoteServers, Consumer<String> log) {
+                                   RdmaDevice rdma, int rdmaPort, NetLimits limits, boolean remoteServers,
+                                   java.nio.file.Path persistenceDirectory, Consumer<String> log) {
         try {
-            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, limits, remoteServers, log);
+            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, limits, remoteServers,
+                    persistenceDirectory, log);
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
                     + " (is another rstore master there? pick another port)");
@@ -146,6 +155,7 @@ public final class MasterNode implements AutoCloseable {
         closed = true;
         heartbeat.interrupt();
         tcp.close();
+        master.closeJournal();
         if (rdma != null) {
             rdmaListener.close();
             rdma.close();

@@ -23,12 +23,12 @@ public final class NetworkCluster implements AutoCloseable {
 
     private NetworkCluster(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory, String rdmaDevice) {
         this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
-                RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0, NetLimits.defaults(), false, line -> { });
+                RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0, NetLimits.defaults(), false, null, line -> { });
         try {
             String masterHost = bind.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bind.getAddress().getHostAddress();
             for (int i = 0; i < settings.memoryServers(); i++) {
                 servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), "",
-                        settings.serverCapacityBytes(), shmDirectory, RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0,
+                        settings.serverCapacityBytes(), shmDirectory, null, RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0,
                         settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS, NetLimits.defaults(), line -> { }));
             }
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.rstore.net;
 
 import io.rstore.ErrorCode;
+import io.rstore.protocol.ServerRegistration;
 import io.rstore.protocol.wire.ChunkCalls;
 import io.rstore.protocol.wire.RemoteMaster;
 import io.rstore.server.MemoryServer;
@@ -37,6 +38,7 @@ public final class ServerNode implements AutoCloseable {
     private final int masterPort;
     private final String secret;
     private final String token;
+    private final String identity; // kept in the persistence directory, else this process's own
     private final int timeoutMs;
     private final Consumer<String> log;
     private final com.codahale.metrics.MetricRegistry metrics = new com.codahale.metrics.MetricRegistry();
@@ -46,8 +48,10 @@ public final class ServerNode implements AutoCloseable {
     private Thread rejoin;
 
     private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, Path shmDirectory,
-                       RdmaDevice rdma, int rdmaPort, String secret, int timeoutMs, NetLimits limits, Consumer<String> log) throws IOException {
-        this.memory = new MemoryServer(capacityBytes, shmDirectory == null ? null : new ShmChunkFiles(shmDirectory));
+                       Path persistenceDirectory, RdmaDevice rdma, int rdmaPort, String secret, int timeoutMs, NetLimits limits,
+                       Consumer<String> log) throws IOException {
+        this.memory = new MemoryServer(capacityBytes, persistenceDirectory != null ? ShmChunkFiles.persistent(persistenceDirectory)
+                : shmDirectory == null ? null : new ShmChunkFiles(shmDirectory));
         this.masterHost = masterHost;
         this.masterPort = masterPort;
         this.secret = secret;
@@ -56,6 +60,8 @@ public final class ServerNode implements AutoCloseable {
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
         this.token = HexFormat.of().formatHex(random);
+        new SecureRandom().nextBytes(random);
+        this.identity = memory.durable() ? memory.identity() : "process-" + HexFormat.of().formatHex(random);
         try {
             this.tcp = new TcpServer(bind, peer -> ChunkCalls.handler(memory, token), server -> server == id ? memory.regions() : null, secret,
                     limits, new ServerMetrics(metrics, "rstore.server"));
@@ -83,16 +89,18 @@ public final class ServerNode implements AutoCloseable {
      * Listens on {@code bind} (port 0: any free port) and registers with the master as
      * reachable at {@code advertiseHost} (empty: {@link #reachableHost}). With
      * {@code shmDirectory} (else null) its chunks are files there, which clients on this
-     * host map directly; with {@code rdma} (else null) they are registered on that device,
+     * host map directly; with {@code persistenceDirectory} (else null) they are files there
+     * too, kept across restarts (taken back when the server starts), and clients on this
+     * host map them there instead; with {@code rdma} (else null) they are registered on that device,
      * whose listener takes {@code rdmaPort} (0: any free port). Registers again every
      * {@code heartbeatMs}, saying what happened through {@code log}.
      */
     public static ServerNode start(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes,
-                                   Path shmDirectory, RdmaDevice rdma, int rdmaPort, String secret, long timeoutMs, long heartbeatMs,
-                                   NetLimits limits, Consumer<String> log) {
+                                   Path shmDirectory, Path persistenceDirectory, RdmaDevice rdma, int rdmaPort, String secret, long timeoutMs,
+                                   long heartbeatMs, NetLimits limits, Consumer<String> log) {
         ServerNode node;
         try {
-            node = new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, rdma, rdmaPort, secret,
+            node = new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, persistenceDirectory, rdma, rdmaPort, secret,
                     (int) Math.min(timeoutMs, Integer.MAX_VALUE), limits, log);
         } catch (IOException e) {
             throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
@@ -107,7 +115,8 @@ public final class ServerNode implements AutoCloseable {
             master = new RemoteMaster(TcpCallConnection.toMaster(masterHost, masterPort, timeoutMs, secret));
         }
         try {
-            return master.registerServer(address, memory.shmLocation(), memory.rdmaAddress(), memory.capacityBytes(), token, memory.chunkIds());
+            return master.registerServer(new ServerRegistration(address, memory.shmLocation(), memory.rdmaAddress(), memory.capacityBytes(), token,
+                    identity, memory.durable(), memory.chunks()));
         } catch (RuntimeException e) {
             master.close();
             master = null;

@@ -19,7 +19,9 @@ import java.nio.file.StandardOpenOption;
 /**
  * A memory server: DRAM chunks, allocated on the master's request and registered in a
  * {@link RegionTable}, which is all a transport needs to serve one-sided operations.
- * With {@link ShmChunkFiles} the chunks are files that clients on this host map too.
+ * With {@link ShmChunkFiles} the chunks are files that clients on this host map too; with
+ * {@link ShmChunkFiles#persistent} files they outlive the process: a server started on the
+ * same directory holds them again, and {@link #persist} flushes them to the disk.
  */
 public final class MemoryServer implements ChunkService, AutoCloseable {
     private final long capacityBytes;
@@ -37,6 +39,39 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     public MemoryServer(long capacityBytes, ShmChunkFiles files) {
         this.capacityBytes = capacityBytes;
         this.files = files;
+        if (files != null && files.persistent()) {
+            restore();
+        }
+    }
+
+    /** Holds again the chunks a persistence directory kept, each at the size its file has. */
+    private void restore() {
+        for (ShmChunkFiles.Kept kept : files.kept()) {
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment memory = kept.bytes() == 0 ? MemorySegment.NULL : files.map(arena, kept);
+                regions.registerAt(kept.id(), kept.key(), memory);
+            } catch (RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+            arenas.put(kept.id(), arena);
+            usedBytes += kept.bytes();
+        }
+        if (usedBytes > capacityBytes) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("the persistence directory holds " + usedBytes + " bytes of chunks, more than this"
+                    + " server's capacity of " + capacityBytes + "; start it with at least that capacity");
+        }
+    }
+
+    /** Whether its chunks outlive the process (a persistence directory). */
+    public boolean durable() {
+        return files != null && files.persistent();
+    }
+
+    /** Who it is across restarts (kept in its persistence directory), or empty. */
+    public String identity() {
+        return files == null ? "" : files.identity();
     }
 
     /** Where clients on this host find the chunk files, or empty. */
@@ -179,6 +214,31 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     }
 
     @Override
+    public void persist(int chunkId, long offset, long length) {
+        MemorySegment memory;
+        synchronized (this) {
+            if (!durable()) {
+                throw ErrorCode.UNSUPPORTED.exception("this memory server keeps its chunks in memory only (no rstore.server.persistence.dir)");
+            }
+            if (!regions.holds(chunkId)) {
+                throw ErrorCode.INVALID_ADDRESS.exception("this memory server holds no chunk " + chunkId);
+            }
+            memory = regions.memory(chunkId);
+        }
+        if (offset < 0 || length <= 0 || length > memory.byteSize() - offset) {
+            throw ErrorCode.OUT_OF_BOUNDS.exception("[" + offset + ", " + offset + " + " + length + ") is not within chunk " + chunkId
+                    + " (" + memory.byteSize() + " bytes)");
+        }
+        try {
+            memory.asSlice(offset, length).force(); // msync(MS_SYNC), outside the lock: as slow as the disk
+        } catch (IllegalStateException e) {
+            throw ErrorCode.INVALID_ADDRESS.exception("chunk " + chunkId + " was released while being persisted");
+        } catch (java.io.UncheckedIOException e) {
+            throw ErrorCode.UNKNOWN.exception("cannot flush chunk " + chunkId + " to its file: " + e.getMessage());
+        }
+    }
+
+    @Override
     public synchronized void releaseChunk(int chunkId) {
         long bytes = regions.memory(chunkId).byteSize();
         regions.deregister(chunkId);
@@ -195,6 +255,15 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     /** The ids of the chunks this server holds. */
     public synchronized int[] chunkIds() {
         return arenas.keySet().toIntArray();
+    }
+
+    /** The chunks this server holds: id, key, bytes. */
+    public synchronized java.util.List<io.rstore.protocol.ServerRegistration.HeldChunk> chunks() {
+        java.util.List<io.rstore.protocol.ServerRegistration.HeldChunk> held = new java.util.ArrayList<>(arenas.size());
+        for (int id : arenas.keySet()) {
+            held.add(new io.rstore.protocol.ServerRegistration.HeldChunk(id, regions.key(id), regions.memory(id).byteSize()));
+        }
+        return held;
     }
 
     @Override

@@ -26,6 +26,11 @@ import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
  * of its own (0700) under the configured one, a file per chunk (0600) named by id and key
  * once registered, removed on release, and the heartbeat clients check. Directories left
  * by servers that were killed are removed when the next server starts there.
+ *
+ * <p>{@link #persistent} files are the same, in a persistence directory the server owns
+ * (locked, so no other server uses it) and keeps: they outlive the process, the
+ * directory is fsynced whenever a chunk file is named or removed, and the next server
+ * started there takes them back ({@link #kept}) under its identity, also kept there.
  */
 public final class ShmChunkFiles implements AutoCloseable {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -35,7 +40,17 @@ public final class ShmChunkFiles implements AutoCloseable {
     public record ChunkFile(Path path, MemorySegment memory) {
     }
 
+    /** A chunk file a persistent directory held when its server started: chunk {@code id} under {@code key}, of {@code bytes}. */
+    public record Kept(int id, long key, long bytes, Path path) {
+    }
+
+    private static final String IDENTITY_FILE = "server-id";
+    private static final String LOCK_FILE = "lock";
+
     private final Path directory;
+    private final boolean persistent;
+    private final FileChannel lock; // a persistent directory's, held while the server runs; else null
+    private final String identity;  // a persistent directory's; else empty
     private final Arena heartbeatArena = Arena.ofShared();
     private final MemorySegment heartbeat;
     private final Thread beater;
@@ -54,17 +69,190 @@ public final class ShmChunkFiles implements AutoCloseable {
         byte[] suffix = new byte[4];
         random.nextBytes(suffix);
         this.directory = parent.resolve(PREFIX + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(suffix));
+        this.persistent = false;
+        this.lock = null;
+        this.identity = "";
         try {
             Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            Path alive = Files.createFile(directory.resolve(ShmLayout.HEARTBEAT_FILE), owner());
-            try (FileChannel file = FileChannel.open(alive, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                this.heartbeat = file.map(FileChannel.MapMode.READ_WRITE, 0, Long.BYTES, heartbeatArena);
-            }
+            this.heartbeat = mapHeartbeat(Files.createFile(directory.resolve(ShmLayout.HEARTBEAT_FILE), owner()));
         } catch (IOException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("cannot create shm chunk files under " + parent + ": " + e.getMessage());
         }
-        beat();
-        this.beater = Thread.ofPlatform().name("rstore-shm-heartbeat").daemon().start(() -> {
+        this.beater = startBeating();
+    }
+
+    private ShmChunkFiles(Path directory, FileChannel lock, String identity) throws IOException {
+        this.directory = directory;
+        this.persistent = true;
+        this.lock = lock;
+        this.identity = identity;
+        Path alive = directory.resolve(ShmLayout.HEARTBEAT_FILE);
+        if (!Files.exists(alive)) {
+            Files.createFile(alive, owner());
+        }
+        this.heartbeat = mapHeartbeat(alive);
+        this.beater = startBeating();
+    }
+
+    /**
+     * The chunk files of a memory server that keeps them in {@code directory} across
+     * restarts (created 0700 if absent): locked for this server alone, with the server's
+     * identity kept in it; files of chunks being made when a server died (never given to
+     * the master) are removed.
+     */
+    public static ShmChunkFiles persistent(Path directory) {
+        FileChannel lock = null;
+        try {
+            if (!Files.isDirectory(directory)) {
+                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
+            lock = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (tryLock(lock) == null) {
+                throw ErrorCode.INVALID_ARGUMENT.exception("another memory server uses the persistence directory " + directory
+                        + "; give each server its own");
+            }
+            try (DirectoryStream<Path> unnamed = Files.newDirectoryStream(directory, "new-*")) {
+                for (Path file : unnamed) {
+                    Files.delete(file);
+                }
+            }
+            return new ShmChunkFiles(directory, lock, identity(directory));
+        } catch (IOException e) {
+            closeQuietly(lock);
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot use the persistence directory " + directory + ": " + e.getMessage()
+                    + " (it must be a writable directory, or creatable)");
+        } catch (RuntimeException e) {
+            closeQuietly(lock);
+            throw e;
+        }
+    }
+
+    /** The lock, or null when another process, or this one, holds it. */
+    private static java.nio.channels.FileLock tryLock(FileChannel file) throws IOException {
+        try {
+            return file.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    /** The identity kept in {@code directory}, made up and fsynced the first time. */
+    private static String identity(Path directory) throws IOException {
+        Path file = directory.resolve(IDENTITY_FILE);
+        if (Files.exists(file)) {
+            String kept = Files.readString(file).trim();
+            if (kept.isEmpty()) {
+                throw new IOException(file + " is empty; it holds the server's identity (remove the directory's chunk files with it, or restore it)");
+            }
+            return kept;
+        }
+        byte[] bytes = new byte[16];
+        new SecureRandom().nextBytes(bytes);
+        String made = "server-" + HexFormat.of().formatHex(bytes);
+        Path temporary = directory.resolve(IDENTITY_FILE + ".new");
+        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            out.write(java.nio.ByteBuffer.wrap((made + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            out.force(true);
+        }
+        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+        syncDirectory(directory);
+        return made;
+    }
+
+    private static void syncDirectory(Path directory) throws IOException {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // reporting the first failure
+            }
+        }
+    }
+
+    /** Whether the files outlive the process (a persistence directory). */
+    public boolean persistent() {
+        return persistent;
+    }
+
+    /** Who the server is across restarts (kept in a persistence directory), or empty. */
+    public String identity() {
+        return identity;
+    }
+
+    /**
+     * The chunk files a persistent directory holds, each now this server's under the id and
+     * key its name says; map each with {@link #map}.
+     */
+    public synchronized java.util.List<Kept> kept() {
+        java.util.List<Kept> kept = new java.util.ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "chunk-*-*")) {
+            for (Path file : files) {
+                String[] parts = file.getFileName().toString().split("-");
+                try {
+                    int id = Integer.parseInt(parts[1]);
+                    long key = Long.parseUnsignedLong(parts[2], 16);
+                    if (parts.length != 3 || !ShmLayout.chunkFile(directory, id, key).equals(file)) {
+                        continue;
+                    }
+                    kept.add(new Kept(id, key, Files.size(file), file));
+                    named.put(id, file);
+                } catch (NumberFormatException e) {
+                    // not a chunk file
+                }
+            }
+        } catch (IOException e) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot list the chunk files in " + directory + ": " + e.getMessage());
+        }
+        return kept;
+    }
+
+    /** Maps a kept chunk file in {@code arena} at its own size (never growing it: a short file is reported, not zero-filled). */
+    public MemorySegment map(Arena arena, Kept kept) {
+        try (FileChannel file = FileChannel.open(kept.path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return mapShared(file, kept.bytes(), arena);
+        } catch (IOException e) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("cannot map the chunk file " + kept.path() + ": " + e.getMessage());
+        }
+    }
+
+    /** MAP_SHARED, and MAP_SYNC where the file system is DAX (persistent memory): then a store reaches the media with a flush alone. */
+    private MemorySegment mapShared(FileChannel file, long bytes, Arena arena) throws IOException {
+        if (persistent) {
+            try {
+                return file.map(jdk.nio.mapmode.ExtendedMapMode.READ_WRITE_SYNC, 0, bytes, arena);
+            } catch (IOException | UnsupportedOperationException e) {
+                // not DAX: an ordinary shared mapping, made durable by msync
+            }
+        }
+        return file.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+    }
+
+    /** Whether {@code directory} takes MAP_SYNC mappings (a DAX file system on persistent memory). */
+    public static boolean dax(Path directory) {
+        Path probe = directory.resolve("dax-probe-" + ProcessHandle.current().pid());
+        try (FileChannel file = FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                StandardOpenOption.DELETE_ON_CLOSE); Arena arena = Arena.ofConfined()) {
+            file.map(jdk.nio.mapmode.ExtendedMapMode.READ_WRITE_SYNC, 0, 4096, arena);
+            return true;
+        } catch (IOException | UnsupportedOperationException | IllegalStateException e) {
+            return false;
+        }
+    }
+
+    private MemorySegment mapHeartbeat(Path alive) throws IOException {
+        try (FileChannel file = FileChannel.open(alive, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return file.map(FileChannel.MapMode.READ_WRITE, 0, Long.BYTES, heartbeatArena);
+        }
+    }
+
+    private Thread startBeating() {
+        return Thread.ofPlatform().name("rstore-shm-heartbeat").daemon().start(() -> {
             while (beating) {
                 beat();
                 try {
@@ -97,7 +285,7 @@ public final class ShmChunkFiles implements AutoCloseable {
         try {
             Files.createFile(path, owner());
             try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MemorySegment memory = file.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena); // grows the file, zero-filled
+                MemorySegment memory = mapShared(file, bytes, arena); // grows the file, zero-filled
                 return new ChunkFile(path, memory);
             }
         } catch (IOException e) {
@@ -120,6 +308,13 @@ public final class ShmChunkFiles implements AutoCloseable {
         }
         remove(id);
         named.put(id, target);
+        if (persistent) { // the name on disk before the master hears of the chunk
+            try {
+                syncDirectory(directory);
+            } catch (IOException e) {
+                throw ErrorCode.UNKNOWN.exception("cannot fsync " + directory + " after naming " + target + ": " + e.getMessage());
+            }
+        }
     }
 
     /** Removes chunk {@code id}'s file (its memory lives on while mapped, in this server and in clients). */
@@ -148,7 +343,7 @@ public final class ShmChunkFiles implements AutoCloseable {
         }
     }
 
-    /** Stops the heartbeat and removes every file and the directory. */
+    /** Stops the heartbeat and removes every file and the directory; a persistent directory keeps its chunk files, and is unlocked. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -157,7 +352,11 @@ public final class ShmChunkFiles implements AutoCloseable {
         closed = true;
         stopBeating();
         heartbeatArena.close();
-        deleteTree(directory);
+        if (persistent) {
+            closeQuietly(lock);
+        } else {
+            deleteTree(directory);
+        }
     }
 
     /** Removes directories of servers whose process is gone (killed before they could clean up). */

@@ -70,7 +70,7 @@ class MasterFailoverTest {
             master.registerServer("inproc://t/0", live);
             master.registerServer("inproc://t/1", gone);
             long session = master.openSession("test");
-            NamespaceInfo ns = master.createNamespace(session, "n");
+            NamespaceInfo ns = master.createNamespace(session, "n", 0);
             SegmentInfo first = master.alloc(session, ns.id(), 2 * CHUNK, io.rstore.AllocFlags.GROW);
             assertEquals(2, first.chunks().stream().map(ChunkLocation::serverId).distinct().count(), "striped over both");
 

@@ -51,7 +51,7 @@ class RegistrationTest {
             }
         })) {
             RStoreException e = assertThrows(RStoreException.class,
-                    () -> remote.registerServer("rstore+tcp://192.0.2.7:7402", "", "", 1 << 26, "token", new int[0]));
+                    () -> remote.registerServer(new io.rstore.protocol.ServerRegistration("rstore+tcp://192.0.2.7:7402", "", "", 1 << 26, "token", "who", false, java.util.List.of())));
             assertEquals(ErrorCode.UNAUTHORIZED, e.code());
             assertTrue(e.getMessage().contains("only from the master's own host"), e.getMessage());
             assertEquals(0, master.servers().size());

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
- * The calls the master makes on a memory server daemon (docs/protocol.md, types 32-36),
+ * The calls the master makes on a memory server daemon (docs/protocol.md, types 32-37),
  * and the server's side of them. Every call carries the control token the server gave
  * at registration: clients share the cluster secret, but only the master has the token,
  * so only the master can allocate or release a server's chunks.
@@ -18,8 +18,9 @@ public final class ChunkCalls {
     static final int ZERO = 34;
     static final int RELEASE_CHUNK = 35;
     static final int DESCRIBE = 36;
+    static final int PERSIST_CHUNK = 37;
     static final int FIRST = ALLOCATE_CHUNK;
-    static final int LAST = DESCRIBE;
+    static final int LAST = PERSIST_CHUNK;
 
     private ChunkCalls() {
     }
@@ -55,6 +56,13 @@ public final class ChunkCalls {
                     in.expectEnd();
                     server.releaseChunk(chunk);
                     out.putLong(server.usedBytes());
+                }
+                case PERSIST_CHUNK -> {
+                    int chunk = in.getInt();
+                    long offset = in.getLong();
+                    long length = in.getLong();
+                    in.expectEnd();
+                    server.persist(chunk, offset, length);
                 }
                 default -> { // DESCRIBE
                     in.expectEnd();

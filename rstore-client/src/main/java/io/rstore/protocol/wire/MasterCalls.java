@@ -4,6 +4,7 @@ import io.rstore.protocol.ChunkLocation;
 import io.rstore.protocol.ClientInfo;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
+import io.rstore.protocol.ServerRegistration;
 import io.rstore.protocol.ServerInfo;
 
 import java.util.ArrayList;
@@ -35,9 +36,34 @@ final class MasterCalls {
     static final int REGISTER_SERVER = 19;
     static final int ALLOC_FROM_FILE = 20;
     static final int CLUSTER_INFO = 21;
-    static final int LAST = CLUSTER_INFO;
+    static final int PERSIST = 22;
+    static final int LAST = PERSIST;
 
     private MasterCalls() {
+    }
+
+    static void putRegistration(WireBuffer out, ServerRegistration r) {
+        out.putString(r.address()).putString(r.shm()).putString(r.rdma()).putLong(r.capacityBytes()).putString(r.controlToken())
+                .putString(r.identity()).putBoolean(r.durable()).putInt(r.chunks().size());
+        for (ServerRegistration.HeldChunk c : r.chunks()) {
+            out.putInt(c.id()).putLong(c.key()).putLong(c.bytes());
+        }
+    }
+
+    static ServerRegistration getRegistration(WireBuffer in) {
+        String address = in.getString();
+        String shm = in.getString();
+        String rdma = in.getString();
+        long capacity = in.getLong();
+        String token = in.getString();
+        String identity = in.getString();
+        boolean durable = in.getBoolean();
+        int count = in.getCount(20);
+        List<ServerRegistration.HeldChunk> chunks = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            chunks.add(new ServerRegistration.HeldChunk(in.getInt(), in.getLong(), in.getLong()));
+        }
+        return new ServerRegistration(address, shm, rdma, capacity, token, identity, durable, chunks);
     }
 
     static void putNamespace(WireBuffer out, NamespaceInfo ns) {

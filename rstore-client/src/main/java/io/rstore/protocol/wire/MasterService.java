@@ -72,20 +72,20 @@ public final class MasterService {
                 MasterCalls.putClients(out, master.clients());
             }
             case MasterCalls.REGISTER_SERVER -> {
-                String address = in.getString();
-                String shm = in.getString();
-                String rdma = in.getString();
-                long capacity = in.getLong();
-                String token = in.getString();
-                int[] chunks = new int[in.getCount(4)];
-                for (int i = 0; i < chunks.length; i++) {
-                    chunks[i] = in.getInt();
-                }
+                io.rstore.protocol.ServerRegistration registration = MasterCalls.getRegistration(in);
                 in.expectEnd();
                 if (registrationRefused != null) {
                     throw ErrorCode.UNAUTHORIZED.exception(registrationRefused);
                 }
-                out.putInt(master.registerServer(address, shm, rdma, capacity, token, chunks));
+                out.putInt(master.registerServer(registration));
+            }
+            case MasterCalls.PERSIST -> {
+                long session = in.getLong();
+                long namespace = in.getLong();
+                long address = in.getLong();
+                long length = in.getLong();
+                in.expectEnd();
+                master.persist(session, namespace, address, length);
             }
             case MasterCalls.CLUSTER_INFO -> {
                 in.expectEnd();
@@ -103,13 +103,18 @@ public final class MasterService {
                 in.expectEnd();
                 MasterCalls.putServers(out, master.servers());
             }
-            case MasterCalls.CREATE_NAMESPACE, MasterCalls.JOIN_NAMESPACE, MasterCalls.DELETE_NAMESPACE -> {
+            case MasterCalls.CREATE_NAMESPACE -> {
+                long session = in.getLong();
+                String name = in.getString();
+                int flags = in.getInt();
+                in.expectEnd();
+                MasterCalls.putNamespace(out, master.createNamespace(session, name, flags));
+            }
+            case MasterCalls.JOIN_NAMESPACE, MasterCalls.DELETE_NAMESPACE -> {
                 long session = in.getLong();
                 String name = in.getString();
                 in.expectEnd();
-                if (type == MasterCalls.CREATE_NAMESPACE) {
-                    MasterCalls.putNamespace(out, master.createNamespace(session, name));
-                } else if (type == MasterCalls.JOIN_NAMESPACE) {
+                if (type == MasterCalls.JOIN_NAMESPACE) {
                     MasterCalls.putNamespace(out, master.joinNamespace(session, name));
                 } else {
                     master.deleteNamespace(session, name);

@@ -45,6 +45,11 @@ public final class RemoteChunkService implements ChunkService, AutoCloseable {
     }
 
     @Override
+    public void persist(int chunkId, long offset, long length) {
+        call(ChunkCalls.PERSIST_CHUNK, b -> b.putInt(chunkId).putLong(offset).putLong(length), Caller::none);
+    }
+
+    @Override
     public void releaseChunk(int chunkId) {
         used = call(ChunkCalls.RELEASE_CHUNK, b -> b.putInt(chunkId), WireBuffer::getLong);
     }

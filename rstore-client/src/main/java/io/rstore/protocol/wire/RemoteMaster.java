@@ -46,8 +46,8 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public NamespaceInfo createNamespace(long session, String name) {
-        return call(MasterCalls.CREATE_NAMESPACE, b -> b.putLong(session).putString(name), MasterCalls::getNamespace);
+    public NamespaceInfo createNamespace(long session, String name, int flags) {
+        return call(MasterCalls.CREATE_NAMESPACE, b -> b.putLong(session).putString(name).putInt(flags), MasterCalls::getNamespace);
     }
 
     @Override
@@ -123,13 +123,13 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
-        return call(MasterCalls.REGISTER_SERVER, b -> {
-            b.putString(address).putString(shm).putString(rdma).putLong(capacityBytes).putString(controlToken).putInt(chunkIds.length);
-            for (int chunk : chunkIds) {
-                b.putInt(chunk);
-            }
-        }, WireBuffer::getInt);
+    public int registerServer(io.rstore.protocol.ServerRegistration r) {
+        return call(MasterCalls.REGISTER_SERVER, b -> MasterCalls.putRegistration(b, r), WireBuffer::getInt);
+    }
+
+    @Override
+    public void persist(long session, long namespaceId, long address, long length) {
+        call(MasterCalls.PERSIST, b -> b.putLong(session).putLong(namespaceId).putLong(address).putLong(length), Caller::none);
     }
 
     @Override

@@ -68,14 +68,19 @@ class WireProtocolTest {
         }
 
         @Override
-        public int registerServer(String address, String shm, String rdma, long capacityBytes, String controlToken, int[] chunkIds) {
-            calls.add("register " + address + " " + shm + " " + rdma + " " + capacityBytes + " " + controlToken + " " + java.util.Arrays.toString(chunkIds));
+        public int registerServer(io.rstore.protocol.ServerRegistration r) {
+            calls.add("register " + r);
             return 41;
         }
 
         @Override
-        public NamespaceInfo createNamespace(long session, String name) {
-            calls.add("create " + session + " " + name);
+        public void persist(long session, long namespaceId, long address, long length) {
+            calls.add("persist " + session + " " + namespaceId + " " + address + " " + length);
+        }
+
+        @Override
+        public NamespaceInfo createNamespace(long session, String name, int flags) {
+            calls.add("create " + session + " " + name + " " + flags);
             return NS;
         }
 
@@ -171,7 +176,7 @@ class WireProtocolTest {
         remote.closeSession(-9);
         assertEquals(1 << 24, remote.chunkSizeBytes());
         assertEquals(Recording.SERVERS, remote.servers());
-        assertEquals(Recording.NS, remote.createNamespace(1, "a/b"));
+        assertEquals(Recording.NS, remote.createNamespace(1, "a/b", 1));
         assertEquals(Recording.NS, remote.joinNamespace(2, "a/c"));
         remote.deleteNamespace(3, "a/d");
         assertEquals(Recording.NS, remote.namespaceInfo(4, 77));
@@ -187,12 +192,16 @@ class WireProtocolTest {
         assertEquals(List.of(new ClientInfo(3, "carafe worker 2", 17), new ClientInfo(Long.MAX_VALUE, "", 0)), remote.clients());
         assertEquals(new io.rstore.protocol.ClusterInfo("rstore 9.9", 12_345, List.of(-1L, 250L)), remote.clusterInfo());
         master.calls.remove(master.calls.size() - 1);
-        assertEquals(41, remote.registerServer("rstore+tcp://10.0.0.3:7401", "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee",
-                new int[] {3, 0, Integer.MAX_VALUE}));
-        assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b", "join 2 a/c",
+        io.rstore.protocol.ServerRegistration registration = new io.rstore.protocol.ServerRegistration("rstore+tcp://10.0.0.3:7401",
+                "b:/dev/shm/x", "emulated://10.0.0.3:7410", 1L << 34, "c0ffee", "id ☕", true,
+                List.of(new io.rstore.protocol.ServerRegistration.HeldChunk(3, -1L, 1L << 24),
+                        new io.rstore.protocol.ServerRegistration.HeldChunk(Integer.MAX_VALUE, Long.MIN_VALUE, 1)));
+        assertEquals(41, remote.registerServer(registration));
+        remote.persist(6, 7, 1L << 40, 4096);
+        assertEquals(List.of("openSession client ☕", "closeSession -9", "chunkSize", "servers", "create 1 a/b 1", "join 2 a/c",
                 "delete 3 a/d", "info 4 77", "namespaces 5", "reserve 6 7 " + Long.MAX_VALUE, "release 6 7 1", "alloc 6 7 100 3",
                 "allocAt 6 7 64 100 2", "allocFromFile 6 7 /tmp/g ☕.carafe 16777216 50331648", "free 6 7 64", "lookup 6 7 128", "map 6 7 192",
-                "clients", "register rstore+tcp://10.0.0.3:7401 b:/dev/shm/x emulated://10.0.0.3:7410 17179869184 c0ffee [3, 0, 2147483647]"), master.calls);
+                "clients", "register " + registration, "persist 6 7 1099511627776 4096"), master.calls);
     }
 
     /** A network client must not have the master's process open files for it. */
@@ -240,7 +249,7 @@ class WireProtocolTest {
     void shouldAnswerEveryMalformedFrameWithAnErrorAndNothingElse() {
         Random random = new Random(2026);
         remote.alloc(1, 2, 3, 0);
-        remote.createNamespace(1, "name");
+        remote.createNamespace(1, "name", 0);
         remote.servers();
         List<ByteBuffer> valid = List.copyOf(requests);
         int invalid = 0;
