@@ -28,8 +28,11 @@ final class ClusterOptions {
     }
 
     /**
-     * With {@code reachableByOtherProcesses} and no --cluster, the cluster is served over tcp
-     * on loopback from this process, so worker processes can join it. {@link #stop()} ends it.
+     * With {@code reachableByOtherProcesses} and no --cluster, the cluster is served from this
+     * process on loopback, so worker processes can join it: its chunks are files in /dev/shm
+     * (where there is one) that every process on this host maps, so workers move their bytes
+     * as the embedded cluster's threads do, with tcp only for control calls (and for
+     * everything where there is no /dev/shm). {@link #stop()} ends it.
      */
     RStore start(boolean reachableByOtherProcesses) {
         RStoreSettings settings = RStoreSettings.defaults()
@@ -42,8 +45,9 @@ final class ClusterOptions {
             return RStore.connect(cluster, settings);
         }
         if (reachableByOtherProcesses) {
-            served = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0));
-            return RStore.connect("rstore+tcp://127.0.0.1:" + served.port(), settings);
+            java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+            served = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), java.nio.file.Files.isDirectory(shm) ? shm : null);
+            return RStore.connect("rstore://127.0.0.1:" + served.port(), settings); // auto: shm to servers on this host
         }
         return RStore.embedded(settings);
     }

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,7 +47,9 @@ final class PregelRun implements AutoCloseable {
         if (!engine.workerProcesses) {
             return PregelJob.run(rstore, graph.name(), program, options, report);
         }
-        err.printf("starting %d worker processes against %s%n", options.workers(), rstore.uri());
+        List<io.rstore.protocol.ServerInfo> servers = rstore.servers();
+        err.printf("starting %d worker processes against %s (their data path: %s)%n", options.workers(), rstore.uri(),
+                servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)));
         try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds)) {
             return PregelJob.run(rstore, graph.name(), program, options, report, processes);
         }
