@@ -44,6 +44,35 @@ final class EngineOptions {
     @Option(names = "--worker-processes", description = "run each partition worker as a separate JVM (carafe worker) sharing nothing but the cluster")
     boolean workerProcesses;
 
+    @Option(names = "--checkpoint-every", paramLabel = "K", defaultValue = "0",
+            description = "write a checkpoint after every K supersteps; a worker that fails then costs a restart from the latest one, not the job (default: 0, none)")
+    int checkpointEvery;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "where checkpoints go, a directory per job removed when it ends; worker processes on other hosts must see it too"
+                    + " (default: $CARAFE_CHECKPOINT_DIR, else $XDG_CACHE_HOME/carafe/checkpoints or ~/.cache/carafe/checkpoints)")
+    Path checkpointDir;
+
+    @Option(names = "--max-restarts", paramLabel = "N", defaultValue = "3", description = "restarts from a checkpoint before the job fails (default: ${DEFAULT-VALUE})")
+    int maxRestarts;
+
+    /** Checkpoints and restarts as the options say; each restart is told on {@code err}. */
+    PregelJob.Recovery recovery(java.io.PrintStream err) {
+        if (checkpointEvery < 0 || maxRestarts < 0) {
+            throw new IllegalArgumentException("--checkpoint-every and --max-restarts must be >= 0");
+        }
+        if (checkpointEvery == 0) {
+            if (checkpointDir != null) {
+                throw new IllegalArgumentException("--checkpoint-dir needs --checkpoint-every K");
+            }
+            return PregelJob.Recovery.NONE;
+        }
+        Path dir = checkpointDir != null ? checkpointDir : io.carafe.datasets.Datasets.checkpointDir();
+        return new PregelJob.Recovery(checkpointEvery, dir.toAbsolutePath(), maxRestarts, r -> err.printf(
+                "a worker failed in superstep %d (%s); restarting every worker from the checkpoint of superstep %d%n",
+                r.failedInSuperstep(), r.failure(), r.resumedFrom()));
+    }
+
     PregelJob.Options options(long maxSupersteps) {
         io.rstore.cli.JsonReport.json(format);
         if (partitionWeights.length != 2) {

@@ -44,14 +44,15 @@ final class PregelRun implements AutoCloseable {
 
     private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
                                         java.util.function.Consumer<PregelJob.Superstep> report, PrintStream err) {
+        PregelJob.Recovery recovery = engine.recovery(err);
         if (!engine.workerProcesses) {
-            return PregelJob.run(rstore, graph.name(), program, options, report);
+            return PregelJob.run(rstore, graph.name(), program, options, report, recovery);
         }
         List<io.rstore.protocol.ServerInfo> servers = rstore.servers();
         err.printf("starting %d worker processes against %s (their data path: %s)%n", options.workers(), rstore.uri(),
                 servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)));
         try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds)) {
-            return PregelJob.run(rstore, graph.name(), program, options, report, processes);
+            return PregelJob.run(rstore, graph.name(), program, options, report, processes, recovery);
         }
     }
 
@@ -80,6 +81,7 @@ final class PregelRun implements AutoCloseable {
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
         Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
         PregelJob.Options options = engine.options(maxSupersteps);
+        engine.recovery(err); // a bad combination is a usage error before anything runs
         err.printf("%s on %s with %s%n", algorithm, graph.name(), Output.count(options.workers(), "worker"));
         // on a terminal a bar counts the supersteps; elsewhere a line each, as logs want them
         io.carafe.progress.Progress[] bar = new io.carafe.progress.Progress[1];
@@ -139,6 +141,11 @@ final class PregelRun implements AutoCloseable {
             o.put("activeVertices", s.computedVertices());
             o.put("notHalted", s.activeVertices());
             o.put("bytesMoved", s.bytesMoved());
+        }
+        summary.put("checkpointEvery", engine.checkpointEvery);
+        ArrayNode restarts = summary.putArray("restarts");
+        for (PregelJob.Restart r : result.restarts()) {
+            restarts.addObject().put("failedInSuperstep", r.failedInSuperstep()).put("failure", r.failure()).put("resumedFrom", r.resumedFrom());
         }
         summary.put("peakMemoryBytes", peakMemoryBytes());
         String trialLine = engine.trials == 1 ? null : trials(trials, summary);

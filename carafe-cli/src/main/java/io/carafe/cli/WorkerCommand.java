@@ -33,7 +33,16 @@ final class WorkerCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--index must be >= 0 and --superstep-timeout >= 1");
         }
         RStoreSettings settings = RStoreSettings.defaults().withClusterSecret(io.rstore.cli.Secrets.fromEnvironment());
-        PregelJob.work(cluster, settings, job, index, Programs::fromSpec, timeoutSeconds * 1000);
+        try {
+            PregelJob.work(cluster, settings, job, index, Programs::fromSpec, timeoutSeconds * 1000);
+        } catch (io.rstore.RStoreException e) {
+            if (e.code() != io.rstore.ErrorCode.ABORTED) {
+                throw e;
+            }
+            // another worker failed and the coordinator says why; this one only stops
+            System.err.printf("carafe worker %d: stopped, the coordinator aborted the job%n", index);
+            return CarafeCli.EXIT_RSTORE;
+        }
         return 0;
     }
 }

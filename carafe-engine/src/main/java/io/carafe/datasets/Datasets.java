@@ -43,6 +43,11 @@ public final class Datasets {
         return configuredOrCache("CARAFE_CACHE_DIR", "graphs");
     }
 
+    /** Where Pregel jobs write their checkpoints by default (a directory per job, removed when it ends). */
+    public static Path checkpointDir() {
+        return configuredOrCache("CARAFE_CHECKPOINT_DIR", "checkpoints");
+    }
+
     private static Path configuredOrCache(String variable, String folder) {
         String configured = System.getenv(variable);
         if (configured != null && !configured.isBlank()) {

@@ -283,6 +283,22 @@ final class Gather implements AutoCloseable {
         batch.join();
     }
 
+    /** For a checkpoint: the container this partition published for {@code superstep} to gather (values and sent bits). */
+    MemorySegment sent(long superstep) {
+        return outContainer[(int) (superstep & 1)];
+    }
+
+    /** Restarting from a checkpoint: publishes {@link #sent}'s container again, for {@code superstep} to gather. */
+    void resend(long superstep, MemorySegment saved) {
+        MemorySegment out = outContainer[(int) (superstep & 1)];
+        if (saved.byteSize() != out.byteSize()) {
+            throw new IllegalStateException("the checkpoint's broadcast holds " + saved.byteSize() + " bytes, this partition's " + out.byteSize());
+        }
+        MemorySegment.copy(saved, 0, out, 0, out.byteSize());
+        batch.write(outbox, BroadcastLayout.container(slots[index], superstep), BroadcastLayout.containerBytes(slots[index]));
+        batch.join();
+    }
+
     /**
      * Reads every partition's values of the previous superstep and combines them along the
      * in-edges: {@code combined[u]} and bit u of {@code hasMessage} for each local vertex u.

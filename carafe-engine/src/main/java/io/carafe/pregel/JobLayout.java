@@ -17,7 +17,10 @@ import java.nio.charset.StandardCharsets;
  * 40  globals G (int)      44  value bytes (int)      48 message bytes (int)
  * 52  messaging (int: 0 push, 1 gather)               56 edge count (long)
  * 64  graph name length (int)     68 graph name (UTF-8, up to 252 bytes)
- * 320 program spec length (int)   324 program spec (UTF-8, up to 3,772 bytes; empty: threads only)
+ * 320 program spec length (int)   324 program spec (UTF-8, up to 2,748 bytes; empty: threads only)
+ * 3072 first superstep (long: 0, or the checkpoint a restarted job goes on from)
+ * 3080 checkpoint every K supersteps (int, 0: none)   3084 checkpoint directory length (int)
+ * 3088 checkpoint directory (UTF-8, up to 1,008 bytes)
  * 4096 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (address, capacity) for the even then the odd container;
  *     row i = the outboxes of worker i (gathering: each cell of row i names i's one
@@ -25,7 +28,7 @@ import java.nio.charset.StandardCharsets;
  * </pre>
  */
 public final class JobLayout {
-    public static final long MAGIC = 0x32424f4a_47455250L; // "PREGJOB2"
+    public static final long MAGIC = 0x33424f4a_47455250L; // "PREGJOB3"
     private static final long PARTITIONS = 8;
     private static final long AGGREGATORS = 12;
     private static final long VERTICES = 16;
@@ -41,13 +44,24 @@ public final class JobLayout {
     private static final int NAME_MAX = 252;
     private static final long PROGRAM_LENGTH = 320;
     private static final long PROGRAM = 324;
-    private static final int PROGRAM_MAX = 3772;
+    private static final int PROGRAM_MAX = 2748;
+    private static final long FIRST_SUPERSTEP = 3072;
+    private static final long CHECKPOINT_EVERY = 3080;
+    private static final long CHECKPOINT_DIR_LENGTH = 3084;
+    private static final long CHECKPOINT_DIR = 3088;
+    private static final int CHECKPOINT_DIR_MAX = 1008;
     private static final long STARTS = 4096;
     private static final long CELL = 32;
 
-    /** What the coordinator writes: the job as every worker must see it. */
+    /**
+     * What the coordinator writes: the job as every worker must see it. A job restarted from
+     * a checkpoint starts at {@code firstSuperstep}, which the workers restore from
+     * {@code checkpointDirectory}; with {@code checkpointEvery} K > 0 they write their part of
+     * a checkpoint there after every K-th superstep.
+     */
     public record Header(int partitions, int aggregators, int globals, long vertices, long edges, int valueBytes, int messageBytes,
-                         long valuesAt, long barrierAt, Messaging messaging, String graph, String program, int[] starts) {
+                         long valuesAt, long barrierAt, Messaging messaging, String graph, String program, int[] starts,
+                         long firstSuperstep, int checkpointEvery, String checkpointDirectory) {
     }
 
     private JobLayout() {
@@ -113,6 +127,15 @@ public final class JobLayout {
         MemorySegment.copy(name, 0, s, ValueLayout.JAVA_BYTE, NAME, name.length);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, PROGRAM_LENGTH, spec.length);
         MemorySegment.copy(spec, 0, s, ValueLayout.JAVA_BYTE, PROGRAM, spec.length);
+        byte[] checkpoints = h.checkpointDirectory().getBytes(StandardCharsets.UTF_8);
+        if (checkpoints.length > CHECKPOINT_DIR_MAX) {
+            throw new IllegalArgumentException("checkpoint directory path too long for a job directory (" + checkpoints.length + " bytes, at most "
+                    + CHECKPOINT_DIR_MAX + "): " + h.checkpointDirectory());
+        }
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP, h.firstSuperstep());
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY, h.checkpointEvery());
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_DIR_LENGTH, checkpoints.length);
+        MemorySegment.copy(checkpoints, 0, s, ValueLayout.JAVA_BYTE, CHECKPOINT_DIR, checkpoints.length);
         for (int p = 0; p <= h.partitions(); p++) {
             s.set(ValueLayout.JAVA_INT_UNALIGNED, STARTS + 4L * p, h.starts()[p]);
         }
@@ -133,7 +156,9 @@ public final class JobLayout {
                 s.get(ValueLayout.JAVA_INT_UNALIGNED, VALUE_BYTES), s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGE_BYTES),
                 s.get(ValueLayout.JAVA_LONG_UNALIGNED, VALUES), s.get(ValueLayout.JAVA_LONG_UNALIGNED, BARRIER),
                 s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING) == 1 ? Messaging.GATHER : Messaging.PUSH,
-                text(s, NAME_LENGTH, NAME, NAME_MAX), text(s, PROGRAM_LENGTH, PROGRAM, PROGRAM_MAX), starts);
+                text(s, NAME_LENGTH, NAME, NAME_MAX), text(s, PROGRAM_LENGTH, PROGRAM, PROGRAM_MAX), starts,
+                s.get(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP), s.get(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY),
+                text(s, CHECKPOINT_DIR_LENGTH, CHECKPOINT_DIR, CHECKPOINT_DIR_MAX));
     }
 
     private static String text(MemorySegment s, long lengthAt, long at, int max) {

@@ -332,6 +332,40 @@ final class Mailboxes implements AutoCloseable {
         batch.join();
     }
 
+    /**
+     * For a checkpoint after superstep {@code superstep - 1}: what this worker sent for
+     * {@code superstep} to read, one section per partition (its container as written:
+     * header and messages).
+     */
+    java.util.List<MemorySegment> sent(long superstep) {
+        int parity = (int) (superstep & 1);
+        java.util.List<MemorySegment> sections = new java.util.ArrayList<>(partitions);
+        for (int j = 0; j < partitions; j++) {
+            MemorySegment container = outbox[parity][j].segment();
+            sections.add(container.asSlice(0, MailboxLayout.HEADER + MailboxLayout.count(container) * stride));
+        }
+        return sections;
+    }
+
+    /** Restarting from a checkpoint: writes {@link #sent}'s sections back into this job's containers, for {@code superstep} to read. */
+    void resend(long superstep, java.util.List<MemorySegment> sections) {
+        if (sections.size() != partitions) {
+            throw new IllegalStateException("the checkpoint holds messages for " + sections.size() + " partitions, the job has " + partitions);
+        }
+        int parity = (int) (superstep & 1);
+        for (int j = 0; j < partitions; j++) {
+            MemorySegment saved = sections.get(j);
+            long count = MailboxLayout.count(saved);
+            outCount[j] = 0;
+            while (count > outCapacity[parity][j]) {
+                growOutbox(j, parity);
+            }
+            MemorySegment.copy(saved, 0, outbox[parity][j].segment(), 0, saved.byteSize());
+            batch.write(outbox[parity][j], 0, saved.byteSize());
+        }
+        batch.join();
+    }
+
     private void combineBucket(int b) {
         int start = b * BUCKET_CAPACITY;
         int end = start + bucketFill[b];

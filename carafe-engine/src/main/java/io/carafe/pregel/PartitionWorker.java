@@ -111,6 +111,9 @@ final class PartitionWorker implements Callable<Void> {
         private final long vertexCount;
         private final long valueBytes;
         private final boolean needsInEdges;
+        private final long first;                    // the first superstep: 0, or the checkpoint a restarted job goes on from
+        private final int checkpointEvery;           // 0: none
+        private final java.nio.file.Path checkpoints; // the job's checkpoint directory, or null
 
         // the graph: mapped when first needed (gathering programs that only send may never need it)
         private GraphPartition part;
@@ -167,6 +170,9 @@ final class PartitionWorker implements Callable<Void> {
             this.outgoing = RecordView.allocate(messageLayout);
             this.halted = new long[(size + 63) >>> 6];
             this.globalValues = new long[globals];
+            this.first = header.firstSuperstep();
+            this.checkpointEvery = header.checkpointEvery();
+            this.checkpoints = header.checkpointDirectory().isEmpty() ? null : java.nio.file.Path.of(header.checkpointDirectory());
         }
 
         void run() {
@@ -185,6 +191,9 @@ final class PartitionWorker implements Callable<Void> {
                     inEdges = InEdges.build(rstore, header.graph(), partitioning, index, graph.weighted());
                 }
                 setUp();
+                if (first > 0) {
+                    restore();
+                }
                 barrier.finish(0);
                 if (!barrier.awaitStart(1, timeoutMs)) {
                     return;
@@ -192,12 +201,16 @@ final class PartitionWorker implements Callable<Void> {
                 if (gathering) {
                     joinBroadcasts();
                 }
-                for (superstep = 0; ; superstep++) {
-                    if (superstep > 0 && !barrier.awaitStart(superstep + 1, timeoutMs)) {
+                // round k runs superstep first + k - 1: rounds stay consecutive after a restart
+                for (superstep = first; ; superstep++) {
+                    if (superstep > first && !barrier.awaitStart(superstep - first + 1, timeoutMs)) {
                         return;
                     }
                     step();
-                    barrier.finish(superstep + 1);
+                    if (checkpointEvery > 0 && (superstep + 1) % checkpointEvery == 0) {
+                        checkpoint(superstep + 1);
+                    }
+                    barrier.finish(superstep - first + 1);
                 }
             } finally {
                 if (mailboxes != null) {
@@ -258,6 +271,44 @@ final class PartitionWorker implements Callable<Void> {
                     MapFlags.NONE);
             values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
             value.wrap(values.segment(), 0);
+        }
+
+        /**
+         * This worker's part of the checkpoint that superstep {@code next} starts from: its
+         * values, halted bits and what it sent for {@code next} to read, on disk before it
+         * reports the superstep finished.
+         */
+        private void checkpoint(long next) {
+            java.util.List<MemorySegment> sections = new java.util.ArrayList<>();
+            sections.add(values.segment());
+            sections.add(MemorySegment.ofArray(halted));
+            if (gathering) {
+                sections.add(gather.sent(next));
+            } else {
+                sections.addAll(mailboxes.sent(next));
+            }
+            Checkpoints.writeWorker(checkpoints, next, index, sections);
+        }
+
+        /** A restarted job: values, halted bits and sent messages as the checkpoint of superstep {@code first} holds them. */
+        private void restore() {
+            try (Arena files = Arena.ofConfined()) {
+                java.util.List<MemorySegment> sections = Checkpoints.readWorker(checkpoints, first, index, files);
+                MemorySegment savedValues = sections.get(0);
+                MemorySegment savedHalted = sections.get(1);
+                if (savedValues.byteSize() != values.segment().byteSize() || savedHalted.byteSize() != 8L * halted.length) {
+                    throw new IllegalStateException("checkpoint " + first + " holds " + savedValues.byteSize() + " bytes of values for partition "
+                            + index + ", which has " + values.segment().byteSize() + ": another partitioning or program");
+                }
+                MemorySegment.copy(savedValues, 0, values.segment(), 0, savedValues.byteSize());
+                values.write();
+                MemorySegment.copy(savedHalted, 0, MemorySegment.ofArray(halted), 0, savedHalted.byteSize());
+                if (gathering) {
+                    gather.resend(first, sections.get(2));
+                } else {
+                    mailboxes.resend(first, sections.subList(2, sections.size()));
+                }
+            }
         }
 
         /** Maps the broadcast segments of every partition, now that every worker has published its row. */

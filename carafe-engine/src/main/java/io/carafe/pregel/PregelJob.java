@@ -71,6 +71,31 @@ public final class PregelJob {
     }
 
     /**
+     * Checkpoints and restarts: after every {@code every} supersteps (0: never) the job
+     * writes a checkpoint under {@code directory}; when a worker fails (its thread throws,
+     * its process dies) the job starts a new set of workers from the latest complete
+     * checkpoint, at most {@code maxRestarts} times, telling {@code onRestart} each time.
+     * Without a checkpoint a failure fails the job at once.
+     */
+    public record Recovery(int every, java.nio.file.Path directory, int maxRestarts, Consumer<Restart> onRestart) {
+        public static final Recovery NONE = new Recovery(0, null, 0, r -> { });
+
+        public Recovery {
+            if (every < 0 || maxRestarts < 0) {
+                throw new IllegalArgumentException("--checkpoint-every and --max-restarts must be >= 0, were " + every + " and " + maxRestarts);
+            }
+            if (every > 0 && directory == null) {
+                throw new IllegalArgumentException("checkpoints need a directory (--checkpoint-dir)");
+            }
+            java.util.Objects.requireNonNull(onRestart, "onRestart");
+        }
+    }
+
+    /** A failure the job survived: where it happened, what it was, and the checkpoint the new workers started from. */
+    public record Restart(long failedInSuperstep, String failure, long resumedFrom) {
+    }
+
+    /**
      * One superstep as the coordinator saw it: vertices that ran compute, those still
      * active after it (not halted), messages sent; aggregates as doubles (a long
      * aggregator's value converted).
@@ -97,6 +122,7 @@ public final class PregelJob {
         private final Messaging messaging;
         private final double setupSeconds;
         private final double computeSeconds;
+        private List<Restart> restarts = List.of();
         private boolean closed;
 
         Result(RStore rstore, String jobName, RAddress values, RecordLayout valueLayout, long vertexCount, List<Superstep> supersteps,
@@ -189,6 +215,11 @@ public final class PregelJob {
             return setupSeconds;
         }
 
+        /** The failures the job survived by restarting from a checkpoint, in order. */
+        public List<Restart> restarts() {
+            return restarts;
+        }
+
         public double computeSeconds() {
             return computeSeconds;
         }
@@ -228,6 +259,56 @@ public final class PregelJob {
      */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter) {
+        return run(rstore, graph, program, options, progress, workerStarter, Recovery.NONE);
+    }
+
+    /** Runs the job with its workers as threads of this process, checkpointing and restarting as {@code recovery} says. */
+    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress, Recovery recovery) {
+        try (Workers threads = new ThreadWorkers(program, rstore.settings(), options.workers(), options.superstepTimeoutMs())) {
+            return run(rstore, graph, program, options, progress, threads, recovery);
+        }
+    }
+
+    /**
+     * As {@link #run(RStore, String, VertexProgram, Options, Consumer, Workers)}, with
+     * checkpoints and restarts as {@code recovery} says. A job's checkpoints live in a
+     * directory of its own under {@code recovery.directory()}, removed when the job ends.
+     */
+    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
+                             Workers workerStarter, Recovery recovery) {
+        java.nio.file.Path checkpoints = recovery.every() == 0 ? null
+                : recovery.directory().resolve(graph.replace('/', '_') + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet());
+        List<Restart> restarts = new ArrayList<>();
+        Checkpoints.CoordinatorState restored = null;
+        try {
+            while (true) {
+                long[] failedIn = {-1};
+                try {
+                    Result result = attempt(rstore, graph, program, options, progress, workerStarter, recovery.every(), checkpoints, restored, failedIn);
+                    result.restarts = List.copyOf(restarts);
+                    return result;
+                } catch (RuntimeException failure) {
+                    long latest = Checkpoints.latest(checkpoints);
+                    if (latest < 0 || restarts.size() >= recovery.maxRestarts()) {
+                        throw restarts.isEmpty() && latest < 0 ? failure : new PregelException(failure.getMessage()
+                                + (latest < 0 ? " (no checkpoint to restart from yet)" : " (after " + restarts.size() + " restart(s), --max-restarts "
+                                + recovery.maxRestarts() + ")"), failure);
+                    }
+                    restored = Checkpoints.readCoordinator(checkpoints, latest);
+                    Restart restart = new Restart(failedIn[0], failure.getMessage(), latest);
+                    restarts.add(restart);
+                    recovery.onRestart().accept(restart);
+                }
+            }
+        } finally {
+            Checkpoints.delete(checkpoints);
+        }
+    }
+
+    /** One set of workers from superstep 0, or from checkpoint {@code restored}; {@code failedIn} says where a failure struck. */
+    private static Result attempt(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
+                                  Workers workerStarter, int checkpointEvery, java.nio.file.Path checkpoints,
+                                  Checkpoints.CoordinatorState restored, long[] failedIn) {
         long setupStart = System.nanoTime();
         check(program);
         Messaging messaging = options.messaging().resolve(program);
@@ -249,7 +330,8 @@ public final class PregelJob {
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
                 JobLayout.writeHeader(directory.segment(), new JobLayout.Header(partitions, aggregators.size(), globals, header.vertexCount(),
                         header.edgeCount(), valueLayout.bytes(), program.messageLayout().bytes(), valuesSegment.address(),
-                        barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts()));
+                        barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts(),
+                        restored == null ? 0 : restored.superstep(), checkpointEvery, checkpoints == null ? "" : checkpoints.toString()));
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {
@@ -257,10 +339,11 @@ public final class PregelJob {
                     workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
                 Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart,
-                        () -> failFast(workers));
+                        () -> failFast(workers), checkpointEvery, checkpoints, restored);
                 try {
                     drive.run();
                 } catch (RuntimeException failure) {
+                    failedIn[0] = drive.superstep;
                     coordinator.abort();
                     throw explain(failure, workers, options);
                 }
@@ -318,9 +401,13 @@ public final class PregelJob {
         private long messages;
         private final long[] global;  // aggregators' values, raw bits
         private final long[] globals; // the master's global values, raw bits
+        private final int checkpointEvery;
+        private final java.nio.file.Path checkpoints;
+        private final long first; // 0, or the checkpoint this run restarted from
 
         Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
-              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, Runnable workersAlive) {
+              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, Runnable workersAlive,
+              int checkpointEvery, java.nio.file.Path checkpoints, Checkpoints.CoordinatorState restored) {
             this.coordinator = coordinator;
             this.workersAlive = workersAlive;
             this.layout = layout;
@@ -335,6 +422,16 @@ public final class PregelJob {
             for (int a = 0; a < global.length; a++) {
                 global[a] = aggregators.get(a).identityBits();
             }
+            this.checkpointEvery = checkpointEvery;
+            this.checkpoints = checkpoints;
+            this.first = restored == null ? 0 : restored.superstep();
+            if (restored != null) {
+                active = restored.active();
+                messages = restored.messages();
+                System.arraycopy(restored.aggregates(), 0, global, 0, global.length);
+                System.arraycopy(restored.globals(), 0, this.globals, 0, this.globals.length);
+                supersteps.addAll(restored.history());
+            }
         }
 
         void run() {
@@ -343,7 +440,8 @@ public final class PregelJob {
             setupSeconds = (System.nanoTime() - setupStart) / 1e9;
             computeStart = System.nanoTime();
             int count = aggregators.size();
-            for (superstep = 0; ; superstep++) {
+            superstep = first;
+            for (; ; superstep++) {
                 MemorySegment area = coordinator.area();
                 BarrierAreas.putLong(area, BarrierAreas.SUPERSTEP, superstep);
                 BarrierAreas.putLong(area, BarrierAreas.TOTAL_ACTIVE, active);
@@ -355,8 +453,9 @@ public final class PregelJob {
                     BarrierAreas.putGlobal(area, count, g, globals[g]);
                 }
                 long start = System.nanoTime();
-                coordinator.start(superstep + 1);
-                coordinator.awaitRound(superstep + 1, options.superstepTimeoutMs(), workersAlive);
+                long round = superstep - first + 1; // rounds stay consecutive after a restart
+                coordinator.start(round);
+                coordinator.awaitRound(round, options.superstepTimeoutMs(), workersAlive);
                 active = 0;
                 messages = 0;
                 long bytes = 0;
@@ -387,6 +486,10 @@ public final class PregelJob {
                 if (stoppedByMaster || (active == 0 && messages == 0) || superstep + 1 >= options.maxSupersteps()) {
                     coordinator.halt();
                     return;
+                }
+                if (checkpointEvery > 0 && (superstep + 1) % checkpointEvery == 0) { // every worker wrote its part before it finished
+                    Checkpoints.complete(checkpoints, new Checkpoints.CoordinatorState(superstep + 1, active, messages, global.clone(), globals.clone(),
+                            List.copyOf(supersteps)), layout.workers());
                 }
             }
         }

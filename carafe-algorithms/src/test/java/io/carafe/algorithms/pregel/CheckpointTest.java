@@ -1,0 +1,188 @@
+package io.carafe.algorithms.pregel;
+
+import io.carafe.algorithms.GraphTestBase;
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.ImportOptions;
+import io.carafe.pregel.Aggregator;
+import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Messaging;
+import io.carafe.pregel.PregelException;
+import io.carafe.pregel.PregelJob;
+import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.RecordView;
+import io.carafe.pregel.VertexProgram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Checkpoints and restarts with worker threads: a worker that fails at a random superstep
+ * costs a restart from the latest complete checkpoint, and the answer is bit for bit the
+ * undisturbed run's, for gathering, pushing with a combiner and pushing without one; a
+ * checkpoint the failure interrupted is never used; without one, the job fails as before.
+ * (Worker processes SIGKILLed: carafe-cli's PregelCommandsTest.)
+ */
+@Timeout(180)
+class CheckpointTest extends GraphTestBase {
+
+    /** {@code program}, whose compute throws at {@code superstep} on {@code vertex}, as many times as {@code failures} says. */
+    record Failing(VertexProgram program, long superstep, int vertex, AtomicInteger failures) implements VertexProgram {
+        @Override
+        public void compute(Context ctx) {
+            if (ctx.superstep() == superstep && ctx.vertex() == vertex && failures.getAndDecrement() > 0) {
+                throw new IllegalStateException("vertex " + vertex + " fails in superstep " + superstep);
+            }
+            program.compute(ctx);
+        }
+
+        @Override
+        public RecordLayout valueLayout() {
+            return program.valueLayout();
+        }
+
+        @Override
+        public RecordLayout messageLayout() {
+            return program.messageLayout();
+        }
+
+        @Override
+        public Combiner combiner() {
+            return program.combiner();
+        }
+
+        @Override
+        public Sends sends() {
+            return program.sends();
+        }
+
+        @Override
+        public boolean needsInEdges() {
+            return program.needsInEdges();
+        }
+
+        @Override
+        public List<Aggregator> aggregators() {
+            return program.aggregators();
+        }
+
+        @Override
+        public int globals() {
+            return program.globals();
+        }
+
+        @Override
+        public boolean masterCompute(MasterContext master) {
+            return program.masterCompute(master);
+        }
+
+        @Override
+        public void formatValue(RecordView value, StringBuilder out) {
+            program.formatValue(value, out);
+        }
+    }
+
+    private static VertexProgram program(String name) {
+        return switch (name) {
+            case "pagerank" -> new PageRank(0.85, 30, 0, false);
+            case "sssp" -> new ShortestPaths(0);
+            case "cdlp" -> new LabelPropagation(12);
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    /** Every vertex's value as raw bits (doubles and longs alike), and the job deleted. */
+    private static long[] bits(PregelJob.Result r) {
+        try (r) {
+            return r.longs(0);
+        }
+    }
+
+    private PregelJob.Result run(VertexProgram program, Messaging messaging, PregelJob.Recovery recovery) {
+        return PregelJob.run(rstore, "wiki", program, PregelJob.Options.defaults(2).withMessaging(messaging), null, recovery);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"pagerank, GATHER, 7", "pagerank, PUSH, 11", "sssp, PUSH, 13", "cdlp, PUSH, 17"})
+    void shouldGiveTheUndisturbedAnswerAfterAWorkerFailsAtARandomSuperstep(String name, Messaging messaging, long seed) {
+        try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            PregelJob.Result undisturbed = run(program(name), messaging, PregelJob.Recovery.NONE);
+            int supersteps = undisturbed.supersteps().size();
+            long[] expected = bits(undisturbed);
+            SplittableRandom random = new SplittableRandom(seed);
+            long failAt = 3 + random.nextLong(supersteps - 4); // after the first checkpoint (every 3), before the last superstep
+            int vertex = random.nextInt(expected.length);
+            List<PregelJob.Restart> restarts = new ArrayList<>();
+            Path checkpoints = dir.resolve("checkpoints");
+            PregelJob.Result disturbed = run(new Failing(program(name), failAt, vertex, new AtomicInteger(1)), messaging,
+                    new PregelJob.Recovery(3, checkpoints, 3, restarts::add));
+            assertEquals(supersteps, disturbed.supersteps().size(), "failed in superstep " + failAt);
+            assertEquals(1, disturbed.restarts().size());
+            assertArrayEquals(expected, bits(disturbed), name + " failed in superstep " + failAt + " at vertex " + vertex);
+            assertEquals(1, restarts.size());
+            PregelJob.Restart restart = restarts.get(0);
+            assertEquals(failAt, restart.failedInSuperstep());
+            assertEquals(failAt / 3 * 3, restart.resumedFrom(), "the latest complete checkpoint");
+            assertTrue(restart.failure().contains("fails in superstep " + failAt), restart.failure());
+            assertTrue(isEmpty(checkpoints), "a job's checkpoints go when it ends");
+        }
+    }
+
+    /**
+     * Failing in superstep 5 with checkpoints every 3: the worker dies before writing its part
+     * of checkpoint 6, which stays partial (the other worker may have written its own) and
+     * is never used; the job goes on from checkpoint 3.
+     */
+    @Test
+    void shouldNeverUseACheckpointTheFailureInterrupted() {
+        try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            long[] expected = bits(run(program("pagerank"), Messaging.GATHER, PregelJob.Recovery.NONE));
+            List<PregelJob.Restart> restarts = new ArrayList<>();
+            PregelJob.Result r = run(new Failing(program("pagerank"), 5, 3, new AtomicInteger(1)), Messaging.GATHER,
+                    new PregelJob.Recovery(3, dir.resolve("checkpoints"), 1, restarts::add));
+            assertArrayEquals(expected, bits(r));
+            assertEquals(3, restarts.get(0).resumedFrom());
+        }
+    }
+
+    @Test
+    void shouldFailAsBeforeWithoutACheckpointOrRestartsLeft() {
+        try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            // no checkpoint yet: the failure in superstep 1 fails the job, saying why it did not restart
+            PregelException early = assertThrows(PregelException.class, () -> run(new Failing(program("pagerank"), 1, 3, new AtomicInteger(1)),
+                    Messaging.GATHER, new PregelJob.Recovery(3, dir.resolve("checkpoints"), 3, r -> { })));
+            assertTrue(early.getMessage().contains("fails in superstep 1"), early.getMessage());
+            // a worker that fails every time: restarts run out
+            VertexProgram always = new Failing(program("pagerank"), 4, 3, new AtomicInteger(Integer.MAX_VALUE));
+            List<PregelJob.Restart> restarts = new ArrayList<>();
+            PregelException exhausted = assertThrows(PregelException.class, () -> run(always, Messaging.PUSH,
+                    new PregelJob.Recovery(2, dir.resolve("checkpoints"), 2, restarts::add)));
+            assertTrue(exhausted.getMessage().contains("after 2 restart(s)"), exhausted.getMessage());
+            assertEquals(2, restarts.size());
+            assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "job namespaces are deleted");
+            assertTrue(isEmpty(dir.resolve("checkpoints")));
+        }
+    }
+
+    private static boolean isEmpty(Path directory) {
+        try (var entries = Files.list(directory)) {
+            return entries.findAny().isEmpty();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return true;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
