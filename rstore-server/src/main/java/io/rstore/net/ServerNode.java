@@ -132,6 +132,9 @@ public final class ServerNode implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+            if (memory.stopped()) {
+                continue; // it serves nothing: it must not tell the master it is alive (the master would take it back under its identity)
+            }
             try {
                 int now = register();
                 if (now != id || lost) {

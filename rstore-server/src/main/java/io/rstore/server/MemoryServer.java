@@ -31,6 +31,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     private RdmaChunks rdma;   // null: not on an RDMA device
     private long usedBytes;
     private boolean closed;
+    private volatile boolean stopped;
 
     public MemoryServer(long capacityBytes) {
         this(capacityBytes, null);
@@ -62,6 +63,11 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             throw ErrorCode.INVALID_ARGUMENT.exception("the persistence directory holds " + usedBytes + " bytes of chunks, more than this"
                     + " server's capacity of " + capacityBytes + "; start it with at least that capacity");
         }
+    }
+
+    /** Whether it has stopped serving ({@link #stop}, {@link #close}): then it does not rejoin a master either. */
+    public boolean stopped() {
+        return stopped;
     }
 
     /** Whether its chunks outlive the process (a persistence directory). */
@@ -278,6 +284,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
 
     /** Stops serving: every one-sided operation fails with SERVER_UNAVAILABLE from now on. */
     public synchronized void stop() {
+        stopped = true;
         regions.setOnline(false);
         if (rdma != null) {
             rdma.close();

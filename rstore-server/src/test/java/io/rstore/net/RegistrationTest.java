@@ -57,4 +57,34 @@ class RegistrationTest {
             assertEquals(0, master.servers().size());
         }
     }
+
+    /**
+     * Servers repeat their registration every heartbeat: one the master marked dead while it
+     * still serves (its pings went unanswered a while) comes back under its id with its
+     * chunks, as its identity says who it is; one that stopped serving never claims to be
+     * alive again.
+     */
+    @Test
+    void shouldTakeBackAServerMarkedDeadThatStillServesButNeverOneThatStopped() throws Exception {
+        io.rstore.RStoreSettings settings = io.rstore.RStoreSettings.defaults().withMemoryServers(2).withChunkSizeBytes(1 << 20)
+                .withServerCapacityBytes(64 << 20).withOperationTimeoutMs(5_000);
+        try (NetworkCluster cluster = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0));
+             io.rstore.RStore client = io.rstore.RStore.connect("rstore+tcp://127.0.0.1:" + cluster.port(), settings);
+             io.rstore.Mapping m = client.createNamespace("n").alloc(2 << 20, io.rstore.AllocFlags.GROW).map(io.rstore.MapFlags.NONE)) {
+            m.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG, (1 << 20) + 8, 4242); // in the second chunk
+            m.write();
+            int second = cluster.master().lookup(cluster.master().openSession("t"), client.joinNamespace("n").id(), 0).chunks().get(1).serverId();
+            int first = 1 - second;
+            cluster.master().markDead(second);
+            cluster.stopServer(first);
+            Thread.sleep(3_500); // three heartbeats
+            java.util.List<io.rstore.protocol.ServerInfo> servers = client.servers();
+            assertTrue(servers.get(second).alive(), "the server marked dead but serving rejoined: " + servers);
+            assertTrue(!servers.get(first).alive(), "the stopped server stays dead: " + servers);
+            assertEquals(2, servers.size(), "under its own id, not a new one");
+            m.segment().fill((byte) 0);
+            m.read(1 << 20, 1 << 20);
+            assertEquals(4242, m.segment().get(java.lang.foreign.ValueLayout.JAVA_LONG, (1 << 20) + 8), "its chunk kept its bytes");
+        }
+    }
 }
