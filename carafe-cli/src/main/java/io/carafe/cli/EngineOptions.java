@@ -56,21 +56,67 @@ final class EngineOptions {
     @Option(names = "--max-restarts", paramLabel = "N", defaultValue = "3", description = "restarts from a checkpoint before the job fails (default: ${DEFAULT-VALUE})")
     int maxRestarts;
 
-    /** Checkpoints and restarts as the options say; each restart is told on {@code err}. */
-    PregelJob.Recovery recovery(java.io.PrintStream err) {
+    @Option(names = "--resume-checkpoints", hidden = true, paramLabel = "DIR", description = "carafe resume: go on from the latest checkpoint in DIR")
+    Path resumeCheckpoints;
+
+    /** The file in a job's checkpoint directory that holds the command line that started it (carafe resume runs it again). */
+    static final String COMMAND_FILE = "command.json";
+
+    /** Where a job's checkpoints go when {@code --checkpoint-dir} is not given. */
+    static Path defaultCheckpointDir() {
+        return checkpointDir(null);
+    }
+
+    private static Path checkpointDir(Path given) {
+        return (given != null ? given : io.carafe.datasets.Datasets.checkpointDir()).toAbsolutePath();
+    }
+
+    /**
+     * Checkpoints and restarts as the options say, each restart told on {@code err}: the
+     * job's checkpoint directory (under --checkpoint-dir, named after the graph and the
+     * time) is made and {@code commandLine} recorded in it, so that carafe resume can run
+     * the command again from its latest checkpoint if this process dies.
+     */
+    PregelJob.Recovery recovery(String graph, java.util.List<String> commandLine, java.io.PrintStream err) {
+        checkRecovery();
+        if (checkpointEvery == 0) {
+            return PregelJob.Recovery.NONE;
+        }
+        java.util.function.Consumer<PregelJob.Restart> tell = r -> {
+            if (r.failedInSuperstep() < 0) {
+                err.printf("resuming the job from the checkpoint of superstep %d%n", r.resumedFrom());
+            } else {
+                err.printf("a worker failed in superstep %d (%s); restarting every worker from the checkpoint of superstep %d%n",
+                        r.failedInSuperstep(), r.failure(), r.resumedFrom());
+            }
+        };
+        if (resumeCheckpoints != null) {
+            return new PregelJob.Recovery(checkpointEvery, resumeCheckpoints.toAbsolutePath(), maxRestarts, tell, true);
+        }
+        String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path job = checkpointDir(checkpointDir).resolve(graph.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + stamp + "-" + ProcessHandle.current().pid());
+        try {
+            java.nio.file.Files.createDirectories(job);
+            new com.fasterxml.jackson.databind.ObjectMapper().writeValue(job.resolve(COMMAND_FILE).toFile(), commandLine);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot make the checkpoint directory " + job + ": " + e.getMessage(), e);
+        }
+        err.printf("checkpoints every %d supersteps in %s (should this command die: carafe resume --job %s)%n", checkpointEvery, job,
+                job.getFileName());
+        return new PregelJob.Recovery(checkpointEvery, job, maxRestarts, tell, false);
+    }
+
+    /** The checkpoint options fit together (a usage error otherwise). */
+    private void checkRecovery() {
         if (checkpointEvery < 0 || maxRestarts < 0) {
             throw new IllegalArgumentException("--checkpoint-every and --max-restarts must be >= 0");
         }
-        if (checkpointEvery == 0) {
-            if (checkpointDir != null) {
-                throw new IllegalArgumentException("--checkpoint-dir needs --checkpoint-every K");
-            }
-            return PregelJob.Recovery.NONE;
+        if (checkpointEvery == 0 && (checkpointDir != null || resumeCheckpoints != null)) {
+            throw new IllegalArgumentException("--checkpoint-dir needs --checkpoint-every K");
         }
-        Path dir = checkpointDir != null ? checkpointDir : io.carafe.datasets.Datasets.checkpointDir();
-        return new PregelJob.Recovery(checkpointEvery, dir.toAbsolutePath(), maxRestarts, r -> err.printf(
-                "a worker failed in superstep %d (%s); restarting every worker from the checkpoint of superstep %d%n",
-                r.failedInSuperstep(), r.failure(), r.resumedFrom()));
+        if (checkpointEvery > 0 && trials != 1) {
+            throw new IllegalArgumentException("--checkpoint-every runs one trial; leave out -n");
+        }
     }
 
     PregelJob.Options options(long maxSupersteps) {
@@ -82,6 +128,7 @@ final class EngineOptions {
             throw new IllegalArgumentException("--metrics must be console or csv:DIR, was " + metrics);
         }
         Trials.check(trials);
+        checkRecovery();
         if (superstepTimeoutSeconds < 1) {
             throw new IllegalArgumentException("--superstep-timeout must be >= 1 second");
         }

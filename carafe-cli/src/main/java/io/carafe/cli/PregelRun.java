@@ -43,8 +43,7 @@ final class PregelRun implements AutoCloseable {
     }
 
     private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
-                                        java.util.function.Consumer<PregelJob.Superstep> report, PrintStream err) {
-        PregelJob.Recovery recovery = engine.recovery(err);
+                                        PregelJob.Recovery recovery, java.util.function.Consumer<PregelJob.Superstep> report, PrintStream err) {
         if (!engine.workerProcesses) {
             return PregelJob.run(rstore, graph.name(), program, options, report, recovery);
         }
@@ -81,7 +80,7 @@ final class PregelRun implements AutoCloseable {
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
         Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
         PregelJob.Options options = engine.options(maxSupersteps);
-        engine.recovery(err); // a bad combination is a usage error before anything runs
+        PregelJob.Recovery recovery = engine.recovery(graph.name(), command.root().commandLine().getParseResult().originalArgs(), err);
         err.printf("%s on %s with %s%n", algorithm, graph.name(), Output.count(options.workers(), "worker"));
         // on a terminal a bar counts the supersteps; elsewhere a line each, as logs want them
         io.carafe.progress.Progress[] bar = new io.carafe.progress.Progress[1];
@@ -108,7 +107,7 @@ final class PregelRun implements AutoCloseable {
                 bar[0] = io.carafe.progress.Progress.start(err, algorithm + " on " + graph.name(), 0, " supersteps", 1);
             }
             try {
-                result = job(rstore, graph, program, engine, options, report, err);
+                result = job(rstore, graph, program, engine, options, recovery, report, err);
             } finally {
                 if (bar[0] != null) {
                     bar[0].close();

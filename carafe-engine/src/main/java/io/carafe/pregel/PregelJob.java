@@ -72,13 +72,15 @@ public final class PregelJob {
 
     /**
      * Checkpoints and restarts: after every {@code every} supersteps (0: never) the job
-     * writes a checkpoint under {@code directory}; when a worker fails (its thread throws,
-     * its process dies) the job starts a new set of workers from the latest complete
-     * checkpoint, at most {@code maxRestarts} times, telling {@code onRestart} each time.
-     * Without a checkpoint a failure fails the job at once.
+     * writes a checkpoint into {@code directory}, a directory of its own (removed when the
+     * job ends); when a worker fails (its thread throws, its process dies) the job starts a
+     * new set of workers from the latest complete checkpoint, at most {@code maxRestarts}
+     * times, telling {@code onRestart} each time. Without a checkpoint a failure fails the
+     * job at once. With {@code resume} the job starts from the latest complete checkpoint
+     * already in {@code directory} (its coordinator died before: carafe resume).
      */
-    public record Recovery(int every, java.nio.file.Path directory, int maxRestarts, Consumer<Restart> onRestart) {
-        public static final Recovery NONE = new Recovery(0, null, 0, r -> { });
+    public record Recovery(int every, java.nio.file.Path directory, int maxRestarts, Consumer<Restart> onRestart, boolean resume) {
+        public static final Recovery NONE = new Recovery(0, null, 0, r -> { }, false);
 
         public Recovery {
             if (every < 0 || maxRestarts < 0) {
@@ -91,7 +93,10 @@ public final class PregelJob {
         }
     }
 
-    /** A failure the job survived: where it happened, what it was, and the checkpoint the new workers started from. */
+    /**
+     * A failure the job survived: where it happened (-1: the coordinator's command died,
+     * and the job was resumed), what it was, and the checkpoint the new workers started from.
+     */
     public record Restart(long failedInSuperstep, String failure, long resumedFrom) {
     }
 
@@ -271,15 +276,23 @@ public final class PregelJob {
 
     /**
      * As {@link #run(RStore, String, VertexProgram, Options, Consumer, Workers)}, with
-     * checkpoints and restarts as {@code recovery} says. A job's checkpoints live in a
-     * directory of its own under {@code recovery.directory()}, removed when the job ends.
+     * checkpoints and restarts as {@code recovery} says.
      */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter, Recovery recovery) {
-        java.nio.file.Path checkpoints = recovery.every() == 0 ? null
-                : recovery.directory().resolve(graph.replace('/', '_') + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet());
+        java.nio.file.Path checkpoints = recovery.every() == 0 ? null : recovery.directory();
         List<Restart> restarts = new ArrayList<>();
         Checkpoints.CoordinatorState restored = null;
+        if (recovery.resume()) {
+            long latest = Checkpoints.latest(checkpoints);
+            if (latest < 0) {
+                throw new PregelException("no complete checkpoint in " + checkpoints + " to resume from", null);
+            }
+            restored = Checkpoints.readCoordinator(checkpoints, latest);
+            Restart resumed = new Restart(-1, "the job's command died; resumed", latest);
+            restarts.add(resumed);
+            recovery.onRestart().accept(resumed);
+        }
         try {
             while (true) {
                 long[] failedIn = {-1};

@@ -127,7 +127,7 @@ class CheckpointTest extends GraphTestBase {
             List<PregelJob.Restart> restarts = new ArrayList<>();
             Path checkpoints = dir.resolve("checkpoints");
             PregelJob.Result disturbed = run(new Failing(program(name), failAt, vertex, new AtomicInteger(1)), messaging,
-                    new PregelJob.Recovery(3, checkpoints, 3, restarts::add));
+                    new PregelJob.Recovery(3, checkpoints, 3, restarts::add, false));
             assertEquals(supersteps, disturbed.supersteps().size(), "failed in superstep " + failAt);
             assertEquals(1, disturbed.restarts().size());
             assertArrayEquals(expected, bits(disturbed), name + " failed in superstep " + failAt + " at vertex " + vertex);
@@ -151,7 +151,7 @@ class CheckpointTest extends GraphTestBase {
             long[] expected = bits(run(program("pagerank"), Messaging.GATHER, PregelJob.Recovery.NONE));
             List<PregelJob.Restart> restarts = new ArrayList<>();
             PregelJob.Result r = run(new Failing(program("pagerank"), 5, 3, new AtomicInteger(1)), Messaging.GATHER,
-                    new PregelJob.Recovery(3, dir.resolve("checkpoints"), 1, restarts::add));
+                    new PregelJob.Recovery(3, dir.resolve("checkpoints"), 1, restarts::add, false));
             assertArrayEquals(expected, bits(r));
             assertEquals(3, restarts.get(0).resumedFrom());
         }
@@ -162,13 +162,13 @@ class CheckpointTest extends GraphTestBase {
         try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             // no checkpoint yet: the failure in superstep 1 fails the job, saying why it did not restart
             PregelException early = assertThrows(PregelException.class, () -> run(new Failing(program("pagerank"), 1, 3, new AtomicInteger(1)),
-                    Messaging.GATHER, new PregelJob.Recovery(3, dir.resolve("checkpoints"), 3, r -> { })));
+                    Messaging.GATHER, new PregelJob.Recovery(3, dir.resolve("checkpoints"), 3, r -> { }, false)));
             assertTrue(early.getMessage().contains("fails in superstep 1"), early.getMessage());
             // a worker that fails every time: restarts run out
             VertexProgram always = new Failing(program("pagerank"), 4, 3, new AtomicInteger(Integer.MAX_VALUE));
             List<PregelJob.Restart> restarts = new ArrayList<>();
             PregelException exhausted = assertThrows(PregelException.class, () -> run(always, Messaging.PUSH,
-                    new PregelJob.Recovery(2, dir.resolve("checkpoints"), 2, restarts::add)));
+                    new PregelJob.Recovery(2, dir.resolve("checkpoints"), 2, restarts::add, false)));
             assertTrue(exhausted.getMessage().contains("after 2 restart(s)"), exhausted.getMessage());
             assertEquals(2, restarts.size());
             assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "job namespaces are deleted");
