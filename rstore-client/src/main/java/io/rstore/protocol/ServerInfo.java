@@ -10,6 +10,7 @@ package io.rstore.protocol;
  * @param capacityBytes DRAM it may hand out
  * @param usedBytes     DRAM in chunks it has allocated (reserved or in the free pool)
  * @param alive         whether it is serving
+ * @param durable       whether it keeps its chunks as files in a persistence directory, across restarts
  */
-public record ServerInfo(int id, String address, String shm, String rdma, long capacityBytes, long usedBytes, boolean alive) {
+public record ServerInfo(int id, String address, String shm, String rdma, long capacityBytes, long usedBytes, boolean alive, boolean durable) {
 }

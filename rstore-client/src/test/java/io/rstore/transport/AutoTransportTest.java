@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AutoTransportTest {
 
     private static ServerInfo server(int id, String shm, String rdma) {
-        return new ServerInfo(id, "rstore+tcp://10.9.9.9:7402/" + id, shm, rdma, 1 << 30, 0, true);
+        return new ServerInfo(id, "rstore+tcp://10.9.9.9:7402/" + id, shm, rdma, 1 << 30, 0, true, false);
     }
 
     @Test

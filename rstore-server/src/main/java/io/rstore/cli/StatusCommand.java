@@ -18,7 +18,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "status", mixinStandardHelpOptions = true, header = "Memory servers (alive or dead), capacity used and free, namespaces and clients of a cluster.")
+@Command(name = "status", mixinStandardHelpOptions = true, header = "Memory servers (alive or dead, chunks in memory or in files kept across restarts), capacity used and free, namespaces and clients of a cluster.")
 final class StatusCommand implements Callable<Integer> {
     @Mixin
     ClusterOption cluster;
@@ -45,10 +45,12 @@ final class StatusCommand implements Callable<Integer> {
             long used = 0;
             out.printf("cluster %s (transport %s); master version %s, up %s%n%n", rstore.uri(), rstore.transportName(), info.version(),
                     java.time.Duration.ofMillis(info.uptimeMillis()).toSeconds() + " s");
-            out.printf("%4s  %-36s %6s %12s %12s %12s %10s  %s%n", "id", "memory server", "state", "capacity", "used", "free", "heartbeat", "reached by");
+            out.printf("%4s  %-36s %6s %6s %12s %12s %12s %10s  %s%n", "id", "memory server", "state", "chunks", "capacity", "used", "free",
+                    "heartbeat", "reached by");
             for (ServerInfo s : servers) {
                 long age = info.heartbeatAgeMillis(s.id());
-                out.printf("%4d  %-36s %6s %12s %12s %12s %10s  %s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
+                out.printf("%4d  %-36s %6s %6s %12s %12s %12s %10s  %s%n", s.id(), s.address(), s.alive() ? "alive" : "DEAD",
+                        s.durable() ? "files" : "memory",
                         Units.bytes(s.capacityBytes()), Units.bytes(s.usedBytes()), Units.bytes(s.capacityBytes() - s.usedBytes()),
                         age < 0 ? "-" : String.format("%.1f s ago", age / 1000.0), rstore.transportTo(s));
                 if (s.alive()) {
@@ -78,7 +80,8 @@ final class StatusCommand implements Callable<Integer> {
         long capacity = 0;
         long used = 0;
         for (ServerInfo s : servers) {
-            list.addObject().put("id", s.id()).put("address", s.address()).put("alive", s.alive()).put("capacityBytes", s.capacityBytes())
+            list.addObject().put("id", s.id()).put("address", s.address()).put("alive", s.alive()).put("durable", s.durable())
+                    .put("capacityBytes", s.capacityBytes())
                     .put("usedBytes", s.usedBytes()).put("freeBytes", s.capacityBytes() - s.usedBytes()).put("reachedBy", rstore.transportTo(s))
                     .put("shm", s.shm()).put("rdma", s.rdma())
                     .put("heartbeatAgeMillis", info.heartbeatAgeMillis(s.id()));

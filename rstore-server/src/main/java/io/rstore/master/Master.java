@@ -425,7 +425,7 @@ public final class Master implements MasterProtocol {
             }
             if (!answered[i]) {
                 markDead(s.id);
-                died.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), false));
+                died.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service.capacityBytes(), s.service.usedBytes(), false, s.durable));
             }
         }
         return died;
@@ -484,7 +484,7 @@ public final class Master implements MasterProtocol {
         List<ServerInfo> out = new ArrayList<>(servers.size());
         for (Server s : servers) {
             out.add(new ServerInfo(s.id, s.address, s.shm, s.rdma, s.service == null ? 0 : s.service.capacityBytes(),
-                    s.service == null ? 0 : s.service.usedBytes(), s.alive));
+                    s.service == null ? 0 : s.service.usedBytes(), s.alive, s.durable));
         }
         return out;
     }

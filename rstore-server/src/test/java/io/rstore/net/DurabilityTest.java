@@ -137,7 +137,7 @@ class DurabilityTest {
         server(1);
         for (String scheme : List.of("rstore+tcp", "rstore")) {
             try (RStore client = client(scheme, port)) {
-                assertTrue(client.servers().stream().allMatch(ServerInfo::alive), client.servers().toString());
+                assertTrue(client.servers().stream().allMatch(s -> s.alive() && s.durable()), client.servers().toString());
                 assertEquals(List.of("ns-rstore", "ns-rstore+tcp"), client.namespaces().stream().map(n -> n.name()).sorted().toList());
                 for (Map.Entry<String, List<Long>> ns : written.entrySet()) {
                     Namespace joined = client.joinNamespace(ns.getKey());

@@ -92,15 +92,17 @@ final class MasterCalls {
     static void putServers(WireBuffer out, List<ServerInfo> list) {
         out.putInt(list.size());
         for (ServerInfo s : list) {
-            out.putInt(s.id()).putString(s.address()).putString(s.shm()).putString(s.rdma()).putLong(s.capacityBytes()).putLong(s.usedBytes()).putBoolean(s.alive());
+            out.putInt(s.id()).putString(s.address()).putString(s.shm()).putString(s.rdma()).putLong(s.capacityBytes()).putLong(s.usedBytes()).putBoolean(s.alive())
+                    .putBoolean(s.durable());
         }
     }
 
     static List<ServerInfo> getServers(WireBuffer in) {
-        int count = in.getCount(33);
+        int count = in.getCount(34);
         List<ServerInfo> list = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            list.add(new ServerInfo(in.getInt(), in.getString(), in.getString(), in.getString(), in.getLong(), in.getLong(), in.getBoolean()));
+            list.add(new ServerInfo(in.getInt(), in.getString(), in.getString(), in.getString(), in.getLong(), in.getLong(), in.getBoolean(),
+                    in.getBoolean()));
         }
         return list;
     }

@@ -29,8 +29,8 @@ class WireProtocolTest {
         static final NamespaceInfo NS = new NamespaceInfo(7, "graphs/ünïcode", 1L << 40, 12345, 3, 1);
         static final SegmentInfo SEG = new SegmentInfo(7, 4096, 3 << 20, 1 << 20,
                 List.of(new ChunkLocation(0, 1, 9, -5), new ChunkLocation(1, 0, 2, Integer.MAX_VALUE), new ChunkLocation(2, 1, 10, 0x7ead)));
-        static final List<ServerInfo> SERVERS = List.of(new ServerInfo(0, "inproc://a/0", "", "", 8L << 30, 1 << 24, true),
-                new ServerInfo(1, "rstore+tcp://10.0.0.2:7401", "5f1c9a2e-0b7d-4e61-9a53-2a7d1f0c3e44:/dev/shm/rstore-server-17", "disni://10.0.0.2:7410", 4L << 30, 0, false));
+        static final List<ServerInfo> SERVERS = List.of(new ServerInfo(0, "inproc://a/0", "", "", 8L << 30, 1 << 24, true, false),
+                new ServerInfo(1, "rstore+tcp://10.0.0.2:7401", "5f1c9a2e-0b7d-4e61-9a53-2a7d1f0c3e44:/dev/shm/rstore-server-17", "disni://10.0.0.2:7410", 4L << 30, 0, false, true));
 
         @Override
         public long openSession(String clientName) {
