@@ -9,6 +9,12 @@ package io.rstore.protocol;
  * @param allocatedBytes bytes in allocated segments
  * @param segments      number of allocated segments
  * @param mappedSegments segments mapped by at least one client
+ * @param flags         {@link io.rstore.NamespaceFlags} it was created with
  */
-public record NamespaceInfo(long id, String name, long reservedBytes, long allocatedBytes, int segments, int mappedSegments) {
+public record NamespaceInfo(long id, String name, long reservedBytes, long allocatedBytes, int segments, int mappedSegments, int flags) {
+
+    /** Whether it takes chunks only from memory servers that keep them in files ({@link io.rstore.NamespaceFlags#DURABLE}). */
+    public boolean durable() {
+        return (flags & io.rstore.NamespaceFlags.DURABLE) != 0;
+    }
 }

@@ -58,15 +58,16 @@ final class NamespacesCommand implements Runnable {
                 com.fasterxml.jackson.databind.node.ArrayNode list = report.putArray("namespaces");
                 for (NamespaceInfo ns : namespaces) {
                     list.addObject().put("name", ns.name()).put("id", ns.id()).put("reservedBytes", ns.reservedBytes())
-                            .put("allocatedBytes", ns.allocatedBytes()).put("segments", ns.segments()).put("mappedSegments", ns.mappedSegments());
+                            .put("allocatedBytes", ns.allocatedBytes()).put("segments", ns.segments()).put("mappedSegments", ns.mappedSegments())
+                            .put("durable", ns.durable());
                 }
                 JsonReport.print(report, out);
                 return;
             }
-            out.printf("%-40s %6s %12s %12s %9s %7s%n", "namespace", "id", "reserved", "allocated", "segments", "mapped");
+            out.printf("%-40s %6s %12s %12s %9s %7s %8s%n", "namespace", "id", "reserved", "allocated", "segments", "mapped", "durable");
             for (NamespaceInfo ns : namespaces) {
-                out.printf("%-40s %6d %12s %12s %9d %7d%n", ns.name(), ns.id(), Units.bytes(ns.reservedBytes()),
-                        Units.bytes(ns.allocatedBytes()), ns.segments(), ns.mappedSegments());
+                out.printf("%-40s %6d %12s %12s %9d %7d %8s%n", ns.name(), ns.id(), Units.bytes(ns.reservedBytes()),
+                        Units.bytes(ns.allocatedBytes()), ns.segments(), ns.mappedSegments(), ns.durable() ? "yes" : "no");
             }
         }
     }

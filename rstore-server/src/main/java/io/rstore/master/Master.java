@@ -1181,7 +1181,7 @@ public final class Master implements MasterProtocol {
                 mapped++;
             }
         }
-        return new NamespaceInfo(space.id, space.name, reservedBytes(space), allocated, space.segments.size(), mapped);
+        return new NamespaceInfo(space.id, space.name, reservedBytes(space), allocated, space.segments.size(), mapped, space.flags);
     }
 
     private Session session(long id) {

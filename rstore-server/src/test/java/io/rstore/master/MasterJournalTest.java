@@ -258,6 +258,7 @@ class MasterJournalTest {
         start(m, 1); // in memory only
         long session = m.openSession("t");
         NamespaceInfo ns = m.createNamespace(session, "n", NamespaceFlags.DURABLE);
+        assertTrue(ns.durable() && !m.createNamespace(session, "plain", 0).durable(), "the info says which namespaces are durable");
         RStoreException e = assertThrows(RStoreException.class, () -> m.reserve(session, ns.id(), CHUNK));
         assertEquals(ErrorCode.OUT_OF_MEMORY, e.code());
         assertTrue(e.getMessage().contains("with a persistence directory"), e.getMessage());

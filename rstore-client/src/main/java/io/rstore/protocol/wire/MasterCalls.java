@@ -68,11 +68,11 @@ final class MasterCalls {
 
     static void putNamespace(WireBuffer out, NamespaceInfo ns) {
         out.putLong(ns.id()).putString(ns.name()).putLong(ns.reservedBytes()).putLong(ns.allocatedBytes())
-                .putInt(ns.segments()).putInt(ns.mappedSegments());
+                .putInt(ns.segments()).putInt(ns.mappedSegments()).putInt(ns.flags());
     }
 
     static NamespaceInfo getNamespace(WireBuffer in) {
-        return new NamespaceInfo(in.getLong(), in.getString(), in.getLong(), in.getLong(), in.getInt(), in.getInt());
+        return new NamespaceInfo(in.getLong(), in.getString(), in.getLong(), in.getLong(), in.getInt(), in.getInt(), in.getInt());
     }
 
     static void putNamespaces(WireBuffer out, List<NamespaceInfo> list) {
@@ -81,7 +81,7 @@ final class MasterCalls {
     }
 
     static List<NamespaceInfo> getNamespaces(WireBuffer in) {
-        int count = in.getCount(36);
+        int count = in.getCount(40);
         List<NamespaceInfo> list = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             list.add(getNamespace(in));

@@ -26,7 +26,7 @@ class WireProtocolTest {
     /** Records every call's arguments and answers with fixed, distinctive values. */
     private static final class Recording implements MasterProtocol {
         final List<String> calls = new ArrayList<>();
-        static final NamespaceInfo NS = new NamespaceInfo(7, "graphs/ünïcode", 1L << 40, 12345, 3, 1);
+        static final NamespaceInfo NS = new NamespaceInfo(7, "graphs/ünïcode", 1L << 40, 12345, 3, 1, 1);
         static final SegmentInfo SEG = new SegmentInfo(7, 4096, 3 << 20, 1 << 20,
                 List.of(new ChunkLocation(0, 1, 9, -5), new ChunkLocation(1, 0, 2, Integer.MAX_VALUE), new ChunkLocation(2, 1, 10, 0x7ead)));
         static final List<ServerInfo> SERVERS = List.of(new ServerInfo(0, "inproc://a/0", "", "", 8L << 30, 1 << 24, true, false),
@@ -104,7 +104,7 @@ class WireProtocolTest {
         @Override
         public List<NamespaceInfo> namespaces(long session) {
             calls.add("namespaces " + session);
-            return List.of(NS, new NamespaceInfo(8, "", 0, 0, 0, 0));
+            return List.of(NS, new NamespaceInfo(8, "", 0, 0, 0, 0, 0));
         }
 
         @Override
@@ -180,7 +180,7 @@ class WireProtocolTest {
         assertEquals(Recording.NS, remote.joinNamespace(2, "a/c"));
         remote.deleteNamespace(3, "a/d");
         assertEquals(Recording.NS, remote.namespaceInfo(4, 77));
-        assertEquals(List.of(Recording.NS, new NamespaceInfo(8, "", 0, 0, 0, 0)), remote.namespaces(5));
+        assertEquals(List.of(Recording.NS, new NamespaceInfo(8, "", 0, 0, 0, 0, 0)), remote.namespaces(5));
         assertEquals(-2, remote.reserve(6, 7, Long.MAX_VALUE));
         assertEquals(3, remote.release(6, 7, 1));
         assertEquals(Recording.SEG, remote.alloc(6, 7, 100, 3));
