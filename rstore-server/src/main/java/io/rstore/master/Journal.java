@@ -57,6 +57,7 @@ final class Journal implements AutoCloseable {
     private final Records pending = new Records(); // changes since the last commit; its numbering goes on from the journal's
     private long nextSeq; // while replaying: the number the next journal record must have
     private long journalBytes;
+    private long snapshotAt; // journal size past which a snapshot is due; moved on after one fails, so a full disk is not retried every call
     private RStoreException failed; // a write that failed: the state on disk is behind, so no more changes are taken
 
     private Journal(Path directory, FileChannel lockFile, FileLock lock, long snapshotAfterBytes) {
@@ -262,7 +263,7 @@ final class Journal implements AutoCloseable {
 
     /** Whether the journal has grown enough that {@link #snapshot} should start it over. */
     boolean wantsSnapshot() {
-        return journalBytes > snapshotAfterBytes;
+        return journalBytes > Math.max(snapshotAt, snapshotAfterBytes);
     }
 
     /**
@@ -284,7 +285,9 @@ final class Journal implements AutoCloseable {
             }
             out.force(true);
         } catch (IOException e) {
-            throw ErrorCode.UNKNOWN.exception("cannot write a snapshot in " + directory + ": " + e.getMessage() + "; the journal goes on growing");
+            snapshotAt = journalBytes + snapshotAfterBytes;
+            throw ErrorCode.UNKNOWN.exception("cannot write a snapshot in " + directory + ": " + e.getMessage() + "; the journal goes on growing"
+                    + " (the next try after " + snapshotAfterBytes + " more bytes of it)");
         }
         try {
             Files.move(temporary, directory.resolve(SNAPSHOT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -293,6 +296,7 @@ final class Journal implements AutoCloseable {
             journal.force(true);
             journal.position(0);
             journalBytes = 0;
+            snapshotAt = 0;
         } catch (IOException e) {
             failed = ErrorCode.UNKNOWN.exception("the master could not start its journal over in " + directory + " (" + e.getMessage()
                     + "); it takes no more changes: restart it");
