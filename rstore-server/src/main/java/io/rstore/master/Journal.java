@@ -35,6 +35,9 @@ final class Journal implements AutoCloseable {
     private static final long MAGIC = 0x52_53_54_4F_52_45_4D_31L; // "RSTOREM1"
     private static final int HEADER = 4 + 4 + 8 + 1;
     private static final int MAX_RECORD = 1 << 20;
+    /** The journal and snapshot are the owner's alone (0600): they hold the chunks' keys. */
+    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
     private static final byte SERVER_JOINED = 1;
     private static final byte NAMESPACE_CREATED = 2;
@@ -75,7 +78,10 @@ final class Journal implements AutoCloseable {
      */
     static Journal open(Path directory, MetadataChanges state, long snapshotAfterBytes, Consumer<String> log) {
         try {
-            Files.createDirectories(directory);
+            if (!Files.isDirectory(directory)) { // 0700: the journal holds every chunk's key, which is as good as access to its bytes
+                Files.createDirectories(directory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            }
         } catch (IOException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("cannot create the master's persistence directory " + directory + ": " + e.getMessage());
         }
@@ -123,7 +129,7 @@ final class Journal implements AutoCloseable {
             }
         }
         Path file = directory.resolve(JOURNAL);
-        journal = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        journal = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY);
         ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(journal.size()));
         while (bytes.hasRemaining() && journal.read(bytes, bytes.position()) >= 0) {
             // read it all
@@ -276,7 +282,8 @@ final class Journal implements AutoCloseable {
         Records all = new Records();
         state.accept(all);
         Path temporary = directory.resolve(SNAPSHOT + ".new");
-        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+        try (FileChannel out = FileChannel.open(temporary, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE), OWNER_ONLY)) {
             ByteBuffer header = ByteBuffer.allocate(16).putLong(MAGIC).putLong(pending.seq).flip();
             out.write(header);
             ByteBuffer body = all.flip();

@@ -286,6 +286,9 @@ public final class ShmChunkFiles implements AutoCloseable {
             Files.createFile(path, owner());
             try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 MemorySegment memory = mapShared(file, bytes, arena); // grows the file, zero-filled
+                if (persistent) {
+                    file.force(true); // its size on disk before its name is, so a power cut cannot leave an empty chunk file behind
+                }
                 return new ChunkFile(path, memory);
             }
         } catch (IOException e) {

@@ -145,6 +145,10 @@ class MasterJournalTest {
         List<Long> addresses = history(first, session);
         String before = picture(first, session, addresses);
         assertTrue(Files.exists(dir.resolve("master").resolve(Journal.SNAPSHOT)), "a snapshot was written");
+        for (Path kept : List.of(dir.resolve("master"), dir.resolve("master").resolve(Journal.SNAPSHOT), dir.resolve("master").resolve(Journal.JOURNAL))) {
+            String mode = java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept));
+            assertTrue(mode.endsWith("------"), kept + " holds chunk keys: the owner's alone, was " + mode);
+        }
         assertTrue(first.journalBytes() < 512 + 256, "the journal started over: " + first.journalBytes());
 
         Master second = restart(first, 512);
