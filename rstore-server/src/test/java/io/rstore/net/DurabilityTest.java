@@ -35,8 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A cluster whose daemons keep persistence directories: SIGKILLed whole and restarted on
- * the same directories it loses no persisted byte and no answered call, over tcp and over
- * shm; a master SIGKILLed during a stream of calls keeps every answered one, once.
+ * the same directories it loses no persisted byte and no answered call, written over tcp
+ * and over shm, read back over tcp, shm and (emulated) rdma; a master SIGKILLed during a
+ * stream of calls keeps every answered one, once.
  */
 @Timeout(300)
 class DurabilityTest {
@@ -47,6 +48,7 @@ class DurabilityTest {
     Path dir;
 
     private int port;
+    private int rdmaPort; // the master's emulated RDMA listener, anew at each start
     private Path conf;
 
     @AfterEach
@@ -63,7 +65,8 @@ class DurabilityTest {
                 rstore.server.capacity = 64MiB
                 rstore.shm.dir =
                 rstore.timeout = 5s
-                rstore.rdma.device = none
+                rstore.rdma.device = emulated
+                rstore.master.rdma.port = 0
                 rstore.heartbeat = %dms
                 """.formatted(HEARTBEAT_MS));
     }
@@ -71,7 +74,8 @@ class DurabilityTest {
     private Process master() throws Exception {
         Process master = processes.start("io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--port", Integer.toString(port),
                 "--persistence-dir", dir.resolve("master").toString());
-        JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:" + port, 60);
+        rdmaPort = Integer.parseInt(JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:" + port + " .*emulated device at port (\\d+)", 60)
+                .group(1));
         return master;
     }
 
@@ -82,8 +86,9 @@ class DurabilityTest {
         return server;
     }
 
-    private static RStore client(String scheme, int port) {
-        return RStore.connect(scheme + "://127.0.0.1:" + port, RStoreSettings.defaults().withOperationTimeoutMs(5_000));
+    private RStore client(String scheme, int port) {
+        String uri = scheme.equals("rstore+rdma") ? "rstore+rdma://127.0.0.1:" + rdmaPort + "?device=emulated" : scheme + "://127.0.0.1:" + port;
+        return RStore.connect(uri, RStoreSettings.defaults().withOperationTimeoutMs(5_000));
     }
 
     /** The bytes segment {@code address} of {@code namespace} must hold: a function of both. */
@@ -135,9 +140,10 @@ class DurabilityTest {
         master();
         server(0);
         server(1);
-        for (String scheme : List.of("rstore+tcp", "rstore")) {
+        for (String scheme : List.of("rstore+tcp", "rstore", "rstore+rdma")) { // rdma: the restored chunks registered on the servers' devices
             try (RStore client = client(scheme, port)) {
                 assertTrue(client.servers().stream().allMatch(s -> s.alive() && s.durable()), client.servers().toString());
+                assertEquals(Map.of("rstore+tcp", "tcp", "rstore", "shm", "rstore+rdma", "rdma").get(scheme), client.transportTo(client.servers().get(0)));
                 assertEquals(List.of("ns-rstore", "ns-rstore+tcp"), client.namespaces().stream().map(n -> n.name()).sorted().toList());
                 for (Map.Entry<String, List<Long>> ns : written.entrySet()) {
                     Namespace joined = client.joinNamespace(ns.getKey());
