@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.LinkedList;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A DiSNI reliable connection as a {@link QueuePair}: one stateful verb call per opcode,
@@ -79,20 +80,59 @@ final class DisniQueuePair implements QueuePair {
             }
         }
 
+        /**
+         * Set first thing in {@link #close}: a responder then stops instead of taking the
+         * monitor again. Java monitors are not fair: a responder that re-takes it after every
+         * wait starved the closer (and the connection manager's events) for tens of seconds on
+         * a single emulated CPU.
+         */
+        private volatile boolean closing;
+        /** Held by a responder while it waits for a completion event outside the monitor; the queue is destroyed under it. */
+        private final ReentrantLock waiting = new ReentrantLock();
+        private boolean released; // its completion queue and channel are gone
+
         /** DiSNI's close leaves the completion queue and its channel behind: they go here, the queue first. */
         @Override
-        public synchronized void close() throws IOException, InterruptedException {
-            boolean wasOpen = getQp() != null && getCqProvider() != null;
-            super.close();
-            if (wasOpen && !released) {
-                released = true;
-                IbvCQ cq = getCqProvider().getCQ();
-                cq.destroyCQ();
-                cq.getChannel().destroyCompChannel();
+        public void close() throws IOException, InterruptedException {
+            closing = true;
+            synchronized (this) {
+                boolean wasOpen = getQp() != null && getCqProvider() != null;
+                super.close();
+                waiting.lock();
+                try {
+                    if (wasOpen && !released) {
+                        released = true;
+                        IbvCQ cq = getCqProvider().getCQ();
+                        cq.destroyCQ();
+                        cq.getChannel().destroyCompChannel();
+                    }
+                } finally {
+                    waiting.unlock();
+                }
             }
         }
 
-        private boolean released; // its completion queue and channel are gone
+        /** True once close began: a responder must not touch the queue pair or its queue any more. */
+        boolean closing() {
+            return closing || isClosed();
+        }
+
+        /** Waits up to {@code ms} for a completion event, outside the monitor; true if one came (and was acknowledged). */
+        boolean awaitCompletion(IbvCQ cq, int ms) throws IOException {
+            waiting.lock();
+            try {
+                if (closing() || released) {
+                    return false;
+                }
+                if (cq.getChannel().getCqEvent(cq, ms)) {
+                    cq.ackEvents(1);
+                    return true;
+                }
+                return false;
+            } finally {
+                waiting.unlock();
+            }
+        }
 
         void closeQuietly() {
             try {
@@ -254,8 +294,9 @@ final class DisniQueuePair implements QueuePair {
      * The server's side of an accepted connection: answers each request that arrives, until
      * the connection ends. It sleeps on the completion channel between requests (a control
      * path: a resolve per chunk and client, the master's calls), so idle connections cost no
-     * CPU. Everything happens under the endpoint's lock, which its close takes too: the
-     * completion queue is never polled after it was destroyed.
+     * CPU. Polling, answering and posting happen under the endpoint's monitor, which its close
+     * takes too; the wait happens outside it (see {@link Endpoint#awaitCompletion}). So the
+     * completion queue is never used after it was destroyed.
      */
     static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests) {
         try (requests) {
@@ -267,7 +308,7 @@ final class DisniQueuePair implements QueuePair {
             boolean armed = false;
             while (true) {
                 synchronized (endpoint) {
-                    if (endpoint.released || endpoint.isClosed()) {
+                    if (endpoint.closing()) {
                         return;
                     }
                     int n = poll.execute().getPolls();
@@ -294,10 +335,9 @@ final class DisniQueuePair implements QueuePair {
                         armed = true;
                         continue;
                     }
-                    if (cq.getChannel().getCqEvent(cq, EVENT_WAIT_MS)) {
-                        cq.ackEvents(1);
-                        armed = false;
-                    }
+                }
+                if (endpoint.awaitCompletion(cq, EVENT_WAIT_MS)) { // outside the monitor: close and the CM's events must get it
+                    armed = false;
                 }
             }
         } catch (IOException | RuntimeException e) {

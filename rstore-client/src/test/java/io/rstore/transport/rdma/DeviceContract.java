@@ -216,6 +216,7 @@ abstract class DeviceContract {
             assertTrue(tookMs < FLUSH_BOUND_MS, "flushed within " + FLUSH_BOUND_MS + " ms of the peer going away, not after the retry timeout: "
                     + tookMs + " ms");
             assertEquals(QueuePair.FLUSHED, (int) (long) completions.getLast()[1], "the last work request was flushed: " + statuses());
+            assertFalse(statuses().contains((long) QueuePair.RETRY_EXCEEDED), "flushed, not timed out by retries: " + statuses());
             assertTrue(qp.failed());
             RStoreException e = assertThrows(RStoreException.class, () -> qp.call(ByteBuffer.allocate(4), 10_000));
             assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
