@@ -20,19 +20,29 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        header = "Benchmark the graph store: text import, cache load into RStore, Dijkstra throughput.",
-        description = {"1. parses the edge list into a fresh, temporary cache (parse MB/s of text, build time);",
+        header = "Benchmark the graph store (import, load, Dijkstra), or with --kernels each kernel beside gapbs.",
+        description = {"Without --kernels:",
+                "1. parses the edge list into a fresh, temporary cache (parse MB/s of text, build time);",
                 "2. loads the cached graph into RStore (GB/s of graph bytes);",
                 "3. runs full single-source Dijkstra from --sources seeded random vertices with out-edges",
                 "   (edges explored per second);",
                 "4. deletes the graph and loads it again (GB/s).",
-                "A dataset name that is generated skips step 1 (there is no text) and uses the usual cache."})
+                "A dataset name that is generated skips step 1 (there is no text) and uses the usual cache.",
+                "",
+                "With --kernels pr,bfs,sssp,wcc,...: runs each kernel's command (e.g. carafe pagerank --iterations 32",
+                "--format json) in a JVM of its own, -n times, and reports its compute seconds. With --gapbs DIR it runs",
+                "the GAP benchmark suite's binary for the kernel on the same graph right after it (converted once with",
+                "gapbs's converter and kept under the cache directory) and prints the ratio of the medians. Kernels:",
+                "pr (32 iterations), bfs (online; gapbs bfs), bfs-pregel (sssp --hops), sssp (Pregel) and dijkstra",
+                "(online; both against gapbs sssp -d), wcc (gapbs cc), cdlp and lcc (no gapbs kernel), tc.",
+                "sssp and dijkstra use the graph's weights, or --weights random (1-255 from --seed) if it has none."})
 final class BenchCommand implements Callable<Integer> {
     @Mixin
     GraphOptions graph;
@@ -46,13 +56,53 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
     String format;
 
+    @Option(names = "--kernels", split = ",", paramLabel = "K,K,...", description = "run these kernels instead: pr,bfs,bfs-pregel,sssp,dijkstra,wcc,cdlp,lcc,tc")
+    List<String> kernels;
+
+    @Option(names = {"-n", "--trials"}, defaultValue = "3", description = "with --kernels: runs of each kernel, interleaved (default: ${DEFAULT-VALUE})")
+    int trials;
+
+    @Option(names = {"-w", "--workers"}, defaultValue = "2", description = "with --kernels: Pregel workers, and gapbs's OMP_NUM_THREADS (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = {"-r", "--source"}, description = "with --kernels: the source of bfs, sssp and dijkstra (default: a seeded random vertex with out-edges)")
+    Long source;
+
+    @Option(names = "--gapbs", paramLabel = "DIR", description = "with --kernels: a built gapbs checkout (github.com/sbeamer/gapbs) to run beside")
+    Path gapbs;
+
+    @Option(names = "--gapbs-delta", defaultValue = "2", description = "gapbs sssp's -d (default: ${DEFAULT-VALUE}, as GAP's own benchmark runs kron and urand)")
+    int gapbsDelta;
+
+    @Option(names = "--kernel-timeout", paramLabel = "SECONDS", defaultValue = "3600", description = "bound on one kernel run (default: ${DEFAULT-VALUE})")
+    long kernelTimeoutSeconds;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        io.rstore.cli.JsonReport.json(format); // checked before anything is loaded
+        boolean json = io.rstore.cli.JsonReport.json(format); // checked before anything is loaded
         ObjectNode result = io.rstore.cli.JsonReport.header(spec);
+        if (kernels != null) {
+            boolean allRan;
+            try {
+                allRan = new KernelBench(this).run(result);
+            } catch (KernelBench.KernelFailed e) { // preparing gapbs's graphs, before any kernel ran
+                throw new IOException(e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                io.rstore.cli.JsonReport.print(result, out);
+            } else {
+                KernelBench.print(result, out);
+            }
+            out.flush();
+            return allRan ? 0 : CarafeCli.EXIT_RSTORE;
+        }
         result.put("graph", graph.graph);
         Path scratch = Files.createTempDirectory("carafe-bench-");
         // text is parsed afresh into a scratch cache; a generated graph has no text to parse, so its usual cache serves

@@ -5,6 +5,8 @@ import io.carafe.importer.ImportOptions;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Which graph, and how to import it: shared by every command that reads a graph. */
 final class GraphOptions {
@@ -47,15 +49,48 @@ final class GraphOptions {
     Path cacheDir;
 
     ImportOptions importOptions() {
+        return importOptions(false);
+    }
+
+    /** With {@code weighted}, a graph given without weights gets --weights random (from --seed). */
+    ImportOptions importOptions(boolean weighted) {
         if (!duplicates.equals("collapse") && !duplicates.equals("keep")) {
             throw new IllegalArgumentException("--duplicates must be collapse or keep, was '" + duplicates + "'");
         }
         if (!selfLoops.equals("keep") && !selfLoops.equals("drop")) {
             throw new IllegalArgumentException("--self-loops must be keep or drop, was '" + selfLoops + "'");
         }
-        String mode = weights != null ? weights : (weightColumn > 0 ? "file" : "unit");
+        String mode = weightsMode(weighted);
         return new ImportOptions(undirected, weightColumn, mode, seed, weightMap, duplicates.equals("keep"),
                 selfLoops.equals("drop"), skipBadLines, vertices);
+    }
+
+    private String weightsMode(boolean weighted) {
+        return weights != null ? weights : (weightColumn > 0 ? "file" : weighted ? "random" : "unit");
+    }
+
+    /** These options as another carafe command takes them (carafe bench runs the kernels' commands). */
+    List<String> arguments(boolean weighted) {
+        List<String> args = new ArrayList<>(List.of("--graph", graph));
+        if (undirected) {
+            args.add("--undirected");
+        }
+        if (weightColumn > 0) {
+            args.addAll(List.of("--weight-column", Integer.toString(weightColumn)));
+        }
+        args.addAll(List.of("--weights", weightsMode(weighted), "--seed", Long.toString(seed)));
+        if (weightMap != null) {
+            args.addAll(List.of("--weight-map", weightMap));
+        }
+        args.addAll(List.of("--duplicates", duplicates, "--self-loops", selfLoops));
+        if (skipBadLines) {
+            args.add("--skip-bad-lines");
+        }
+        if (vertices != null) {
+            args.addAll(List.of("--vertices", vertices.toString()));
+        }
+        args.addAll(List.of("--cache-dir", cacheDir().toString()));
+        return args;
     }
 
     Path cacheDir() {

@@ -19,6 +19,16 @@ final class ProcessWorkers implements Workers {
         this.timeoutSeconds = timeoutSeconds;
     }
 
+    /** The shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N. */
+    static boolean killed(int status) {
+        return status > 128 && status < 160;
+    }
+
+    /** "exited with code 2", "was killed by signal 9 (exit status 137)". */
+    static String exit(int status) {
+        return killed(status) ? "was killed by signal " + (status - 128) + " (exit status " + status + ")" : "exited with code " + status;
+    }
+
     @Override
     public Future<Void> start(String clusterUri, String jobNamespace, int index) {
         // what the rdma transport needs as bin/ gives it: libdisni's directory, and sun.nio.ch for DiSNI
@@ -48,10 +58,8 @@ final class ProcessWorkers implements Workers {
                 if (status == 0) {
                     done.complete(null);
                 } else {
-                    // the shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N
-                    String how = status > 128 && status < 160 ? "was killed by signal " + (status - 128) + " (exit status " + status + ")"
-                            : "exited with code " + status + "; its error is above";
-                    done.completeExceptionally(new PregelException("worker process " + index + " (pid " + p.pid() + ") " + how, null));
+                    done.completeExceptionally(new PregelException("worker process " + index + " (pid " + p.pid() + ") " + exit(status)
+                            + (killed(status) ? "" : "; its error is above"), null));
                 }
             });
             return done;

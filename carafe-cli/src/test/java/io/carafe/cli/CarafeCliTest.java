@@ -93,6 +93,101 @@ class CarafeCliTest {
         assertTrue(table.out().contains("cache -> RStore again, after deleting the graph:"), table.out());
     }
 
+    /**
+     * A stand-in for a gapbs checkout: the converter keeps the edge list it was given (so
+     * the test sees exactly what gapbs would read), each kernel checks that its graph
+     * exists, logs its arguments and thread count, and reports a trial time.
+     */
+    private Path fakeGapbs(String failingKernel) throws IOException {
+        Path gapbs = Files.createDirectories(dir.resolve("gapbs"));
+        Files.writeString(gapbs.resolve("converter"), """
+                #!/bin/sh
+                echo "converter $*" >> "$(dirname "$0")/calls"
+                while [ $# -gt 0 ]; do case "$1" in -f) in=$2; shift ;; -b) out=$2; shift ;; esac; shift; done
+                cp "$in" "$out"
+                """);
+        for (String kernel : List.of("pr", "bfs", "sssp", "cc", "tc")) {
+            Files.writeString(gapbs.resolve(kernel), """
+                    #!/bin/sh
+                    echo "%s threads=$OMP_NUM_THREADS $*" >> "$(dirname "$0")/calls"
+                    [ -f "$2" ] || { echo "Couldn't open file $2"; exit 254; }
+                    %s
+                    echo "Trial Time:          0.25000"
+                    echo "Average Time:        0.25000"
+                    """.formatted(kernel, kernel.equals(failingKernel) ? "exit 3" : ""));
+        }
+        try (var files = Files.list(gapbs)) {
+            files.forEach(f -> f.toFile().setExecutable(true));
+        }
+        return gapbs;
+    }
+
+    @Test
+    void shouldBenchKernelsBesideGapbsOnTheSameGraph() throws IOException {
+        Path gapbs = fakeGapbs(null);
+        Path graph = graph();
+        Run r = run("bench", "--kernels", "pr,sssp,dijkstra,tc", "-n", "2", "-r", "1", "-g", graph.toString(), "--weight-column", "3",
+                "--gapbs", gapbs.toString(), "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        var j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals(1, j.get("source").asLong());
+        assertEquals(4, j.get("kernels").size());
+        for (var row : j.get("kernels")) {
+            assertEquals(2, row.get("carafeSeconds").size(), row.toString());
+            for (var seconds : row.get("carafeSeconds")) {
+                assertTrue(seconds.asDouble() > 0 && seconds.asDouble() < 60, row.toString());
+            }
+            assertEquals(List.of(0.25, 0.25), List.of(row.get("gapbsSeconds").get(0).asDouble(), row.get("gapbsSeconds").get(1).asDouble()));
+            assertEquals(row.get("carafeMedianSeconds").asDouble() / 0.25, row.get("ratio").asDouble(), 1e-12);
+        }
+        assertTrue(j.at("/kernels/0/carafe").asText().startsWith("pagerank --iterations 32 --graph "), j.toString());
+        assertTrue(j.at("/kernels/1/carafe").asText().contains("sssp --source 1 --graph "), j.toString());
+        // what gapbs read: the graph's edges in original ids, weights in the third column for sssp
+        Path converted = gapbs.getParent().resolve("cache/gapbs");
+        try (var files = Files.list(converted)) {
+            var names = files.map(f -> f.getFileName().toString()).sorted().toList();
+            assertEquals(3, names.size(), names.toString());
+            for (String name : names) {
+                List<String> lines = Files.readAllLines(converted.resolve(name)).stream().sorted().toList();
+                List<String> want = name.endsWith(".wsg") ? List.of("1\t2\t2", "1\t3\t5", "2\t3\t1", "3\t6\t7", "4\t1\t1")
+                        : List.of("1\t2", "1\t3", "2\t3", "3\t6", "4\t1");
+                assertEquals(want, lines, name);
+            }
+        }
+        List<String> calls = Files.readAllLines(gapbs.resolve("calls"));
+        assertTrue(calls.stream().anyMatch(c -> c.startsWith("converter -s -f ")), calls.toString()); // tc's graph, symmetrized by gapbs
+        assertTrue(calls.stream().anyMatch(c -> c.startsWith("converter -f ") && c.contains(".wel -w -b ")), calls.toString());
+        assertEquals(2 * 4 + 3, calls.size(), calls.toString()); // two trials of four kernels, three conversions
+        assertTrue(calls.stream().anyMatch(c -> c.matches("sssp threads=2 -f \\S+\\.wsg -n 1 -r 1 -d 2")), calls.toString());
+        assertTrue(calls.stream().anyMatch(c -> c.matches("pr threads=2 -f \\S+\\.sg -n 1 -i 32 -t 0")), calls.toString());
+        assertTrue(calls.stream().anyMatch(c -> c.matches("tc threads=2 -f \\S+-symmetric\\.sg -n 1")), calls.toString());
+
+        // the converted graphs are kept: a second bench converts nothing (the graph file is unchanged), and the table names both sides
+        Run table = run("bench", "--kernels", "pr", "-n", "1", "-g", graph.toString(), "--weight-column", "3", "--gapbs", gapbs.toString());
+        assertEquals(0, table.exit(), table.err());
+        assertEquals(2 * 4 + 3 + 1, Files.readAllLines(gapbs.resolve("calls")).size(), Files.readAllLines(gapbs.resolve("calls")).toString());
+        assertTrue(table.out().contains("pr: carafe pagerank --iterations 32"), table.out());
+        assertTrue(table.out().lines().anyMatch(l -> l.matches("pr\\s+\\d+\\.\\d{3}\\s+0\\.250\\s+\\d+\\.\\d\\dx .*")), table.out());
+    }
+
+    @Test
+    void shouldReportAFailedKernelAndRunTheOthers() throws IOException {
+        Run r = run("bench", "--kernels", "pr,wcc", "-n", "1", "-g", graph().toString(), "--gapbs", fakeGapbs("pr").toString());
+        assertEquals(CarafeCli.EXIT_RSTORE, r.exit(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("pr") && l.contains("FAILED: gapbs pr exited with code 3")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("wcc\\s+\\d+\\.\\d{3}\\s+0\\.250 .*")), r.out());
+    }
+
+    @Test
+    void shouldRefuseUnknownKernelsAndMissingGapbsBeforeRunningAnything() throws IOException {
+        Run unknown = run("bench", "--kernels", "pr,sp", "-g", graph().toString());
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.err().contains("no kernel 'sp'; choose from pr,bfs,bfs-pregel,sssp,dijkstra,wcc,cdlp,lcc,tc"), unknown.err());
+        Run missing = run("bench", "--kernels", "pr", "-g", graph().toString(), "--gapbs", dir.resolve("nowhere").toString());
+        assertEquals(2, missing.exit());
+        assertTrue(missing.err().contains("has no executable 'converter': build gapbs there first"), missing.err());
+    }
+
     @Test
     void shouldPrintBfsLevelsAndWriteDepths() throws IOException {
         Path out = dir.resolve("b.tsv");
