@@ -1,5 +1,7 @@
 package io.carafe.pregel;
 
+import io.rstore.internal.DurableFiles;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -162,11 +164,11 @@ final class Checkpoints {
                     }
                 }
             }
-            sync(partial.resolve(COORDINATOR));
-            sync(partial);
+            DurableFiles.sync(partial.resolve(COORDINATOR));
+            DurableFiles.sync(partial);
             Path done = step(directory, state.superstep(), true);
             Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
-            sync(directory);
+            DurableFiles.sync(directory);
             try (DirectoryStream<Path> steps = Files.newDirectoryStream(directory, STEP + "*")) {
                 for (Path old : steps) {
                     if (!old.equals(done)) {
@@ -192,12 +194,6 @@ final class Checkpoints {
             values[i] = in.readLong();
         }
         return values;
-    }
-
-    private static void sync(Path path) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            channel.force(true);
-        }
     }
 
     /** The coordinator's part of the complete checkpoint {@code superstep}. */

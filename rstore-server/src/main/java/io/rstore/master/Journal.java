@@ -2,6 +2,7 @@ package io.rstore.master;
 
 import io.rstore.ErrorCode;
 import io.rstore.RStoreException;
+import io.rstore.internal.DurableFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -88,7 +89,7 @@ final class Journal implements AutoCloseable {
         FileChannel lockFile = null;
         try {
             lockFile = FileChannel.open(directory.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = tryLock(lockFile);
+            FileLock lock = DurableFiles.tryLock(lockFile);
             if (lock == null) {
                 throw ErrorCode.INVALID_ARGUMENT.exception("another master holds the persistence directory " + directory
                         + "; give each master its own");
@@ -102,15 +103,6 @@ final class Journal implements AutoCloseable {
         } catch (RuntimeException e) {
             close(lockFile);
             throw e;
-        }
-    }
-
-    /** The lock, or null when another process, or this one, holds it. */
-    private static FileLock tryLock(FileChannel file) throws IOException {
-        try {
-            return file.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            return null;
         }
     }
 
@@ -298,7 +290,7 @@ final class Journal implements AutoCloseable {
         }
         try {
             Files.move(temporary, directory.resolve(SNAPSHOT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            syncDirectory();
+            DurableFiles.sync(directory);
             journal.truncate(0);
             journal.force(true);
             journal.position(0);
@@ -308,12 +300,6 @@ final class Journal implements AutoCloseable {
             failed = ErrorCode.UNKNOWN.exception("the master could not start its journal over in " + directory + " (" + e.getMessage()
                     + "); it takes no more changes: restart it");
             throw failed;
-        }
-    }
-
-    private void syncDirectory() throws IOException {
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
         }
     }
 

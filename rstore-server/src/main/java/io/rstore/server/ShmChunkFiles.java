@@ -1,6 +1,7 @@
 package io.rstore.server;
 
 import io.rstore.ErrorCode;
+import io.rstore.internal.DurableFiles;
 import io.rstore.transport.shm.ShmLayout;
 
 import java.io.IOException;
@@ -107,7 +108,7 @@ public final class ShmChunkFiles implements AutoCloseable {
                 Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             lock = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            if (tryLock(lock) == null) {
+            if (DurableFiles.tryLock(lock) == null) {
                 throw ErrorCode.INVALID_ARGUMENT.exception("another memory server uses the persistence directory " + directory
                         + "; give each server its own");
             }
@@ -124,15 +125,6 @@ public final class ShmChunkFiles implements AutoCloseable {
         } catch (RuntimeException e) {
             closeQuietly(lock);
             throw e;
-        }
-    }
-
-    /** The lock, or null when another process, or this one, holds it. */
-    private static java.nio.channels.FileLock tryLock(FileChannel file) throws IOException {
-        try {
-            return file.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            return null;
         }
     }
 
@@ -155,14 +147,8 @@ public final class ShmChunkFiles implements AutoCloseable {
             out.force(true);
         }
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(directory);
+        DurableFiles.sync(directory);
         return made;
-    }
-
-    private static void syncDirectory(Path directory) throws IOException {
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        }
     }
 
     private static void closeQuietly(FileChannel channel) {
@@ -313,7 +299,7 @@ public final class ShmChunkFiles implements AutoCloseable {
         named.put(id, target);
         if (persistent) { // the name on disk before the master hears of the chunk
             try {
-                syncDirectory(directory);
+                DurableFiles.sync(directory);
             } catch (IOException e) {
                 throw ErrorCode.UNKNOWN.exception("cannot fsync " + directory + " after naming " + target + ": " + e.getMessage());
             }
