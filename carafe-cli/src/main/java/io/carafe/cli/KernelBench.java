@@ -155,6 +155,7 @@ final class KernelBench {
             row.put("carafe", String.join(" ", carafeArguments(k, source)));
             row.putArray("carafeSeconds");
             row.putArray("carafeSetupSeconds");
+            row.putArray("carafeSupersteps");
             if (options.gapbs != null && k.gapbs() != null) {
                 row.put("gapbsCommand", String.join(" ", gapbsCommand(k, source, gapbsGraphs.get(k.input()))));
                 row.putArray("gapbsSeconds");
@@ -177,6 +178,7 @@ final class KernelBench {
                     }
                     ((ArrayNode) row.get("carafeSeconds")).add(carafe[0]);
                     ((ArrayNode) row.get("carafeSetupSeconds")).add(carafe[1]);
+                    ((ArrayNode) row.get("carafeSupersteps")).add((long) carafe[2]);
                 } catch (KernelFailed e) {
                     log.println("carafe bench: " + e.getMessage());
                     row.put("failed", e.getMessage().lines().findFirst().orElse(""));
@@ -228,7 +230,7 @@ final class KernelBench {
         return args;
     }
 
-    /** Carafe's kernel seconds and its setup (load into RStore and job setup) from the command's JSON. */
+    /** Carafe's kernel seconds, its setup (load into RStore and job setup) and supersteps (0 for a search) from the command's JSON. */
     private double[] runCarafe(Kernel k, long source) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -242,10 +244,11 @@ final class KernelBench {
         if (seconds == null) {
             throw new KernelFailed("carafe " + k.carafe().getFirst() + " printed no seconds in its JSON: " + out);
         }
-        if (seconds.isObject()) { // a Pregel command: compute, with load and setup beside
-            return new double[] {seconds.get("compute").asDouble(), seconds.path("load").asDouble() + seconds.path("setup").asDouble()};
+        if (seconds.isObject()) { // a Pregel command: compute, with load and setup beside, and its supersteps
+            return new double[] {seconds.get("compute").asDouble(), seconds.path("load").asDouble() + seconds.path("setup").asDouble(),
+                    json.path("supersteps").size()};
         }
-        return new double[] {seconds.asDouble(), 0}; // an online search: its own seconds
+        return new double[] {seconds.asDouble(), 0, 0}; // an online search: its own seconds
     }
 
     private List<String> gapbsCommand(Kernel k, long source, Path graph) {
@@ -361,17 +364,19 @@ final class KernelBench {
                         + " source %d%n", r.get("graph").asText(), r.get("vertices").asLong(), r.get("edges").asLong(), r.get("workers").asInt(),
                 r.get("workers").asInt(), r.get("trials").asInt(), r.get("source").asLong());
         out.println("Seconds of each side's kernel (Carafe: compute or search; gapbs: Trial Time); median, then every trial.");
-        out.printf("%-11s %9s %9s %8s  %s%n", "kernel", "carafe", "gapbs", "ratio", "trials (carafe | gapbs); carafe's load+setup");
+        out.printf("%-11s %9s %9s %8s  %s%n", "kernel", "carafe", "gapbs", "ratio", "trials (carafe | gapbs); carafe's load+setup; supersteps");
         for (JsonNode row : r.get("kernels")) {
             if (row.has("failed")) {
                 out.printf("%-11s FAILED: %s%n", row.get("kernel").asText(), row.get("failed").asText());
                 continue;
             }
             boolean gapbs = row.has("gapbsSeconds");
-            out.printf("%-11s %9.3f %9s %8s  %s | %s; %s%n", row.get("kernel").asText(), row.get("carafeMedianSeconds").asDouble(),
+            long supersteps = row.get("carafeSupersteps").get(0).asLong();
+            out.printf("%-11s %9.3f %9s %8s  %s | %s; %s; %s%n", row.get("kernel").asText(), row.get("carafeMedianSeconds").asDouble(),
                     gapbs ? String.format("%.3f", row.get("gapbsMedianSeconds").asDouble()) : "-",
                     gapbs ? String.format("%.2fx", row.get("ratio").asDouble()) : "-",
-                    list(row.get("carafeSeconds")), gapbs ? list(row.get("gapbsSeconds")) : "-", list(row.get("carafeSetupSeconds")));
+                    list(row.get("carafeSeconds")), gapbs ? list(row.get("gapbsSeconds")) : "-", list(row.get("carafeSetupSeconds")),
+                    supersteps > 0 ? Long.toString(supersteps) : "- (online)");
         }
         for (JsonNode row : r.get("kernels")) {
             out.printf("  %s: carafe %s%s%n", row.get("kernel").asText(), row.get("carafe").asText(),
