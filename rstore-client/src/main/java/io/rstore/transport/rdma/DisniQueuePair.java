@@ -121,7 +121,7 @@ final class DisniQueuePair implements QueuePair {
         boolean awaitCompletion(IbvCQ cq, int ms) throws IOException {
             waiting.lock();
             try {
-                if (closing() || released) {
+                if (closing || released) { // not isClosed(): it takes the monitor, which a closer may hold while it waits for this lock
                     return false;
                 }
                 if (cq.getChannel().getCqEvent(cq, ms)) {
