@@ -44,6 +44,12 @@ final class EngineOptions {
     @Option(names = "--worker-processes", description = "run each partition worker as a separate JVM (carafe worker) sharing nothing but the cluster")
     boolean workerProcesses;
 
+    @Option(names = "--worker-launcher", paramLabel = "COMMAND",
+            description = "with --worker-processes and --cluster: put COMMAND before each worker's command line, {index} replaced by the"
+                    + " worker's index, to start it elsewhere, e.g. 'ssh node{index}' or 'ip netns exec host{index}' (words split at spaces;"
+                    + " the JDK and class path must be at the same paths there)")
+    String workerLauncher;
+
     @Option(names = "--checkpoint-every", paramLabel = "K", defaultValue = "0",
             description = "write a checkpoint after every K supersteps; a worker that fails then costs a restart from the latest one, not the job (default: 0, none)")
     int checkpointEvery;
@@ -119,6 +125,26 @@ final class EngineOptions {
         }
     }
 
+    /** --worker-launcher's words for worker {@code index}; empty without one. */
+    java.util.List<String> launcher(int index) {
+        if (workerLauncher == null) {
+            return java.util.List.of();
+        }
+        return java.util.Arrays.stream(workerLauncher.trim().split("\\s+")).filter(w -> !w.isEmpty())
+                .map(w -> w.replace("{index}", Integer.toString(index))).toList();
+    }
+
+    /**
+     * Workers that a launcher starts may be on other hosts, which cannot reach the cluster this
+     * process serves on loopback: they need a running one. Checked before anything is loaded.
+     */
+    void checkLauncher(ClusterOptions cluster) {
+        if (workerLauncher != null && cluster.cluster == null) {
+            throw new IllegalArgumentException("--worker-launcher may start workers on other hosts, which cannot reach the cluster this command"
+                    + " would serve on loopback: start one (bin/start-cluster, rstore master and rstore server) and give --cluster URI");
+        }
+    }
+
     PregelJob.Options options(long maxSupersteps) {
         io.rstore.cli.JsonReport.json(format);
         if (partitionWeights.length != 2) {
@@ -129,6 +155,10 @@ final class EngineOptions {
         }
         Trials.check(trials);
         checkRecovery();
+        if (workerLauncher != null && (!workerProcesses || launcher(0).isEmpty())) {
+            throw new IllegalArgumentException(workerProcesses ? "--worker-launcher is empty; give a command such as 'ssh node{index}'"
+                    : "--worker-launcher starts worker processes: add --worker-processes");
+        }
         if (superstepTimeoutSeconds < 1) {
             throw new IllegalArgumentException("--superstep-timeout must be >= 1 second");
         }

@@ -70,6 +70,7 @@ final class PageRankCommand implements Callable<Integer> {
         PageRank program = new PageRank(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"));
         PrintWriter out = spec.commandLine().getOut();
         engine.options(bound + 1L); // options are checked before anything is imported or loaded
+        engine.checkLauncher(cluster);
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
                 try (PregelRun run = PregelRun.run(spec, "pagerank", rstore, g, program, engine, bound + 1L, start)) {

@@ -48,9 +48,10 @@ final class PregelRun implements AutoCloseable {
             return PregelJob.run(rstore, graph.name(), program, options, report, recovery);
         }
         List<io.rstore.protocol.ServerInfo> servers = rstore.servers();
-        err.printf("starting %d worker processes against %s (their data path: %s)%n", options.workers(), rstore.uri(),
-                servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)));
-        try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds)) {
+        err.printf("starting %d worker processes against %s (their data path: %s)%s%n", options.workers(), rstore.uri(),
+                servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)),
+                engine.workerLauncher == null ? "" : " through " + String.join(" ", engine.launcher(0)) + " (worker 0)");
+        try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds, engine::launcher)) {
             return PregelJob.run(rstore, graph.name(), program, options, report, processes, recovery);
         }
     }

@@ -13,10 +13,13 @@ import java.util.concurrent.Future;
 /** Partition workers as separate JVMs running {@code carafe worker}; they share nothing with this process but the cluster. */
 final class ProcessWorkers implements Workers {
     private final long timeoutSeconds;
+    private final java.util.function.IntFunction<List<String>> launcher;
     private final List<Process> processes = new ArrayList<>();
 
-    ProcessWorkers(long timeoutSeconds) {
+    /** {@code launcher}: the words put before worker i's command line (--worker-launcher), none to start it here. */
+    ProcessWorkers(long timeoutSeconds, java.util.function.IntFunction<List<String>> launcher) {
         this.timeoutSeconds = timeoutSeconds;
+        this.launcher = launcher;
     }
 
     /** The shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N. */
@@ -32,12 +35,13 @@ final class ProcessWorkers implements Workers {
     @Override
     public Future<Void> start(String clusterUri, String jobNamespace, int index) {
         // what the rdma transport needs as bin/ gives it: libdisni's directory, and sun.nio.ch for DiSNI
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(launcher.apply(index));
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path"),
                 "-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
                 "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
-                "--superstep-timeout", Long.toString(timeoutSeconds));
+                "--superstep-timeout", Long.toString(timeoutSeconds)));
         try {
             Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -60,6 +60,7 @@ abstract class ProgramCommand implements Callable<Integer> {
         long start = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
+        engine.checkLauncher(cluster);
         if (engine.messaging.equals("gather") && !mayGather()) {
             throw new IllegalArgumentException("--messaging gather needs a program that sends one double along its out-edges with a"
                     + " combiner (PageRank does); " + algorithm() + " does not: use push or auto");

@@ -141,6 +141,35 @@ class PregelCommandsTest {
         assertTrue(j.get("verifyMaxDifference").asDouble() <= 1e-9, "largest difference " + j.get("verifyMaxDifference"));
     }
 
+    /**
+     * --worker-launcher puts a command before each worker's command line (ssh, ip netns exec):
+     * here a script that logs the index it was given and runs the rest, against a running
+     * cluster on loopback. The workers it started compute PageRank that matches the power
+     * iteration.
+     */
+    @Test
+    void shouldStartWorkerProcessesThroughALauncher() throws IOException {
+        Path launcher = dir.resolve("launch");
+        Path log = dir.resolve("launched");
+        Files.writeString(launcher, "#!/bin/sh\necho \"started worker $1\" >> " + log + "\nshift\nexec \"$@\"\n");
+        assertTrue(launcher.toFile().setExecutable(true));
+        io.rstore.RStoreSettings settings = io.rstore.RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(256 << 20);
+        try (io.rstore.net.NetworkCluster cluster = io.rstore.net.NetworkCluster.start(settings, new java.net.InetSocketAddress("127.0.0.1", 0))) {
+            Run r = run(true, "pagerank", "-g", graph().toString(), "--workers", "2", "--worker-processes", "--cluster",
+                    "rstore+tcp://127.0.0.1:" + cluster.port(), "--worker-launcher", launcher + " {index}", "--verify", "--format", "json");
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.err().contains("through " + launcher + " 0 (worker 0)"), r.err());
+            assertEquals(List.of("started worker 0", "started worker 1"), Files.readAllLines(log).stream().sorted().toList());
+            assertTrue(new ObjectMapper().readTree(r.out()).get("verifyMaxDifference").asDouble() <= 1e-12, r.out());
+        }
+        Run noCluster = run("pagerank", "-g", graph().toString(), "--worker-processes", "--worker-launcher", "ssh node{index}");
+        assertEquals(CommandLine.ExitCode.USAGE, noCluster.exit());
+        assertTrue(noCluster.err().contains("cannot reach the cluster this command would serve on loopback"), noCluster.err());
+        Run noProcesses = run("sssp", "-g", graph().toString(), "-r", "1", "--worker-launcher", "ssh node{index}");
+        assertEquals(CommandLine.ExitCode.USAGE, noProcesses.exit());
+        assertTrue(noProcesses.err().contains("--worker-launcher starts worker processes: add --worker-processes"), noProcesses.err());
+    }
+
     @Test
     void shouldRefuseContradictoryOptions() throws IOException {
         Run both = run("pagerank", "-g", graph().toString(), "--iterations", "3", "--tolerance", "1e-6");
