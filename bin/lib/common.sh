@@ -57,8 +57,10 @@ ensure_built() {
     jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar 2>/dev/null | grep -v -e sources -e javadoc | head -n 1)
     if [ -n "$jar" ] && [ -d "$CARAFE_ROOT/$module/target/lib" ]; then
         [ "${CARAFE_SKIP_BUILD:-}" = 1 ] && return 0 # a read-only checkout built elsewhere (bin/test-rdma's guest)
+        # files only: a directory's time changes when an entry is added or removed, and Maven does not rewrite
+        # a jar whose classes did not change, so a directory newer than the jar would ask for a build every run
         stale=$(find "$CARAFE_ROOT" -path "$CARAFE_ROOT/*/target" -prune -o \
-            \( -path '*/src/main/*' -o -name pom.xml \) -newer "$jar" -print -quit)
+            -type f \( -path '*/src/main/*' -o -name pom.xml \) -newer "$jar" -print -quit)
         [ -z "$stale" ] && return 0
         echo "building: $stale is newer than $(basename "$jar")" >&2
     else
