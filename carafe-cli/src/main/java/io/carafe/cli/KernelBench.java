@@ -117,9 +117,7 @@ final class KernelBench {
         if (options.workers < 1) {
             throw new IllegalArgumentException("--workers must be >= 1, was " + options.workers);
         }
-        if (options.trials < 1) {
-            throw new IllegalArgumentException("--trials must be >= 1, was " + options.trials);
-        }
+        Trials.check(options.trials);
         if (options.gapbs != null) {
             gapbsBinary("converter");
             kernels.stream().filter(k -> k.gapbs() != null).forEach(k -> gapbsBinary(k.gapbs().getFirst()));
