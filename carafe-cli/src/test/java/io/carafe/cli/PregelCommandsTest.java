@@ -123,6 +123,30 @@ class PregelCommandsTest {
         assertEquals(4, j.get("largestComponent").asInt());
     }
 
+    /** Afforest (the default) and label propagation on the engine: two implementations, the same -o file, each verified. */
+    @Test
+    void shouldWriteTheSameComponentsWithAfforestAndWithLabelPropagation() throws IOException {
+        Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
+        String wiki = shared.resolve("snap/wiki-Vote.txt").toString();
+        Path afforest = dir.resolve("afforest.tsv");
+        Path propagation = dir.resolve("propagation.tsv");
+        Run a = run(true, "wcc", "-g", wiki, "-w", "3", "-o", afforest.toString(), "--verify", "--format", "json", "-n", "2");
+        assertEquals(0, a.exit(), a.err());
+        assertTrue(a.err().contains("verify: OK"), a.err());
+        JsonNode ja = new ObjectMapper().readTree(a.out());
+        assertEquals("afforest", ja.get("method").asText());
+        assertEquals(3, ja.get("threads").asInt());
+        assertEquals(2, ja.get("trials").size());
+        assertEquals(7066, ja.get("largestComponent").asInt(), "SNAP: wiki-Vote's largest weakly connected component has 7,066 nodes");
+        Run p = run(true, "wcc", "-g", wiki, "--algorithm", "propagation", "-o", propagation.toString(), "--verify", "--format", "json");
+        assertEquals(0, p.exit(), p.err());
+        JsonNode jp = new ObjectMapper().readTree(p.out());
+        assertEquals(jp.get("components").asInt(), ja.get("components").asInt());
+        assertEquals(Files.readAllLines(propagation), Files.readAllLines(afforest));
+        assertEquals(7116, Files.readAllLines(afforest).size(), "a heading and a line per vertex");
+    }
+
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"1, gather", "2, gather", "4, gather", "2, push"})
     void shouldMatchPowerIterationWithWorkersInSeparateProcesses(int workers, String messaging) throws IOException {
@@ -187,9 +211,21 @@ class PregelCommandsTest {
         assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
         assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one double along its out-edges"), ssspGather.err());
         // refused before the graph is looked at: a missing file would be exit 4
-        Run beforeLoad = run("wcc", "-g", "/nonexistent/graph.txt", "--messaging", "gather");
+        Run beforeLoad = run("wcc", "-g", "/nonexistent/graph.txt", "--algorithm", "propagation", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, beforeLoad.exit(), beforeLoad.err());
         assertTrue(beforeLoad.err().contains("wcc does not: use push or auto"), beforeLoad.err());
+        // Afforest runs in this process: the engine's options are refused, not ignored, and before the graph is looked at
+        for (String[] pregelOnly : new String[][] {{"--messaging", "push"}, {"--worker-processes"}, {"--checkpoint-every", "2"}}) {
+            String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("wcc", "-g", "/nonexistent/graph.txt"),
+                    java.util.Arrays.stream(pregelOnly)).toArray(String[]::new);
+            Run refused = run(args);
+            assertEquals(CommandLine.ExitCode.USAGE, refused.exit(), refused.err());
+            assertTrue(refused.err().contains(pregelOnly[0] + " is an option of the Pregel engine, and Afforest runs in this process:"
+                    + " add --algorithm propagation"), refused.err());
+        }
+        Run unknown = run("wcc", "-g", graph().toString(), "--algorithm", "magic");
+        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
+        assertTrue(unknown.err().contains("--algorithm must be afforest or propagation, was magic"), unknown.err());
         // a missing required option: one line and where to look, not the whole usage
         Run missing = run("pagerank");
         assertEquals(CommandLine.ExitCode.USAGE, missing.exit());
@@ -205,7 +241,7 @@ class PregelCommandsTest {
      */
     @ParameterizedTest
     @CsvSource({"cdlp, label, communities", "lcc, lcc, averageLcc", "tc, triangles, triangles", "scc, component, largestComponent",
-            "wcc, component, largestComponent", "pagerank, pagerank, residual", "sssp, distance, reached", "sssp --hops, hops, reached"})
+            "wcc --algorithm propagation, component, largestComponent", "pagerank, pagerank, residual", "sssp, distance, reached", "sssp --hops, hops, reached"})
     void shouldRunEveryGraphalyticsCommandVerifiedInWorkerProcesses(String commandLine, String column, String figure) throws IOException {
         String[] words = commandLine.split(" ");
         String command = words[0];
