@@ -1,6 +1,9 @@
 package io.carafe.cli;
 
 import io.carafe.algorithms.online.Bfs;
+import io.carafe.algorithms.online.DirectionOptimizingBfs;
+import io.carafe.algorithms.online.Parallel;
+import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.algorithms.online.Verifier;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
@@ -8,6 +11,7 @@ import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -18,9 +22,12 @@ import java.util.concurrent.Callable;
 
 @Command(name = "bfs",
         mixinStandardHelpOptions = true,
-        header = "Breadth-first search from a source through the online VertexHandle API.",
+        header = "Breadth-first search from a source: direction-optimizing in this process, or through the online API.",
         description = {"Prints how many vertices each level holds; with --target, its depth and a path. -o writes",
-                "id<TAB>depth<TAB>parent for every vertex (inf and - when unreachable)."})
+                "id<TAB>depth<TAB>parent for every vertex (inf and - when unreachable).",
+                "direction-optimizing (default): the graph and its in-edges read whole into this process, top-down or",
+                "bottom-up level by level with -w threads (GAP's bfs). online: one thread through VertexHandle and",
+                "EdgeIterator, reading only the records and edges the search reaches."})
 final class BfsCommand implements Callable<Integer> {
     @Mixin
     GraphOptions graph;
@@ -34,24 +41,57 @@ final class BfsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--algorithm", paramLabel = "direction-optimizing|online", defaultValue = "direction-optimizing",
+            description = "direction-optimizing: -w threads over the graph read into this process; online: the VertexHandle API"
+                    + " (default: ${DEFAULT-VALUE})")
+    String method;
+
+    @Option(names = {"-w", "--workers"}, paramLabel = "THREADS", defaultValue = "2", description = "threads of the direction-optimizing search (default: ${DEFAULT-VALUE})")
+    int threads;
+
     @Override
     public Integer call() throws IOException {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
+        boolean online = switch (method) {
+            case "online" -> true;
+            case "direction-optimizing" -> false;
+            default -> throw new IllegalArgumentException("--algorithm must be direction-optimizing or online, was " + method);
+        };
+        if (online && spec.commandLine().getParseResult().hasMatchedOption("-w")) {
+            throw new IllegalArgumentException("--workers sets the threads of the direction-optimizing search; the online one runs on one");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("--workers must be >= 1, was " + threads);
+        }
         // with --format json the lines for people go nowhere and the report is printed at the end
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);
         int exit = 0;
-        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
+             Parallel parallel = new Parallel(online ? 1 : threads)) {
             report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
             int s = g.vertex(query.source, "--source");
+            report.put("method", method).put("threads", online ? 1 : threads);
+            DirectionOptimizingBfs search = null;
+            if (!online) {
+                ResidentGraph resident = ResidentGraph.read(g.graph());
+                search = new DirectionOptimizingBfs(resident, parallel);
+                System.err.printf("read %s into this process in %.2f s, its in-edges built in %.2f s%n", g.name(), resident.readSeconds(),
+                        resident.inEdgeSeconds());
+                report.put("setupSeconds", resident.readSeconds() + resident.inEdgeSeconds());
+            }
             Bfs.Result r = null;
             double[] seconds = new double[query.trials];
             for (int trial = 0; trial < query.trials; trial++) {
-                r = Bfs.run(g.graph(), s);
+                r = online ? Bfs.run(g.graph(), s) : search.run(s);
                 seconds[trial] = r.seconds();
             }
-            System.err.printf("bfs: reached %,d vertices, explored %,d edges in %.3f s%n", r.verticesReached(), r.edgesExplored(), r.seconds());
+            System.err.printf("bfs: reached %,d vertices, explored %,d edges in %.3f s%s%n", r.verticesReached(), r.edgesExplored(), r.seconds(),
+                    online ? "" : " (levels top-down T or bottom-up B: " + search.directions() + ")");
+            if (!online) {
+                report.put("directions", search.directions());
+            }
             int[] depth = r.depth();
             int maxDepth = Arrays.stream(depth).max().orElse(0);
             long[] perLevel = new long[maxDepth + 1];

@@ -172,32 +172,55 @@ class CarafeCliTest {
 
     @Test
     void shouldReportAFailedKernelAndRunTheOthers() throws IOException {
-        Run r = run("bench", "--kernels", "pr,wcc", "-n", "1", "-g", graph().toString(), "--gapbs", fakeGapbs("pr").toString());
+        Run r = run("bench", "--kernels", "pr,wcc,bfs,bfs-online", "-r", "1", "-n", "1", "-g", graph().toString(), "--gapbs", fakeGapbs("pr").toString());
         assertEquals(CarafeCli.EXIT_RSTORE, r.exit(), r.err());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("pr") && l.contains("FAILED: gapbs pr exited with code 3")), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.matches("wcc\\s+\\d+\\.\\d{3}\\s+0\\.250 .*")), r.out());
+        for (String kernel : List.of("wcc", "bfs", "bfs-online")) {
+            assertTrue(r.out().lines().anyMatch(l -> l.matches(kernel + "\\s+\\d+\\.\\d{3}\\s+0\\.250 .*")), r.out());
+        }
+        // the direction-optimizing search takes the threads; the online one has one
+        assertTrue(r.out().lines().anyMatch(l -> l.trim().startsWith("bfs: carafe bfs --source 1 --graph ") && l.contains("--workers 2")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.trim().startsWith("bfs-online: carafe bfs --source 1 --algorithm online --graph ")
+                && !l.contains("--workers")), r.out());
     }
 
     @Test
     void shouldRefuseUnknownKernelsAndMissingGapbsBeforeRunningAnything() throws IOException {
         Run unknown = run("bench", "--kernels", "pr,sp", "-g", graph().toString());
         assertEquals(2, unknown.exit());
-        assertTrue(unknown.err().contains("no kernel 'sp'; choose from pr,bfs,bfs-pregel,sssp,dijkstra,wcc,wcc-pregel,cdlp,lcc,tc"), unknown.err());
+        assertTrue(unknown.err().contains("no kernel 'sp'; choose from pr,bfs,bfs-online,bfs-pregel,sssp,dijkstra,wcc,wcc-pregel,cdlp,lcc,tc"), unknown.err());
         Run missing = run("bench", "--kernels", "pr", "-g", graph().toString(), "--gapbs", dir.resolve("nowhere").toString());
         assertEquals(2, missing.exit());
         assertTrue(missing.err().contains("has no executable 'converter': build gapbs there first"), missing.err());
     }
 
-    @Test
-    void shouldPrintBfsLevelsAndWriteDepths() throws IOException {
+    /** Both searches, the direction-optimizing one (default) and the online one, on a graph where every parent is forced. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"direction-optimizing", "online"})
+    void shouldPrintBfsLevelsAndWriteDepths(String algorithm) throws IOException {
         Path out = dir.resolve("b.tsv");
-        Run r = run("bfs", "-g", graph().toString(), "-r", "1", "-t", "6", "-o", out.toString(), "--verify");
+        Run r = run("bfs", "-g", graph().toString(), "-r", "1", "-t", "6", "-o", out.toString(), "--verify", "--algorithm", algorithm);
         assertEquals(0, r.exit(), r.err());
         // levels 0, 1 and 2: as many as the lines that list them
         assertTrue(r.out().contains("reached 4 of 5 vertices from 1 in 3 levels (depths 0-2)"), r.out());
         assertEquals(3, r.out().lines().filter(l -> l.startsWith("  level ")).count(), r.out());
         assertTrue(r.out().contains("path: 1 -> 3 -> 6"), r.out());
         assertEquals(List.of("id\tdepth\tparent", "1\t0\t-", "2\t1\t1", "3\t1\t1", "4\tinf\t-", "6\t2\t3"), Files.readAllLines(out));
+        Run json = run("bfs", "-g", graph().toString(), "-r", "1", "--algorithm", algorithm, "--format", "json");
+        com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+        assertEquals(algorithm, report.get("method").asText());
+        if (algorithm.equals("online")) {
+            Run threads = run("bfs", "-g", graph().toString(), "-r", "1", "--algorithm", algorithm, "-w", "3");
+            assertEquals(CommandLine.ExitCode.USAGE, threads.exit());
+            assertTrue(threads.err().contains("--workers sets the threads of the direction-optimizing search; the online one runs on one"), threads.err());
+        } else {
+            assertEquals(2, report.get("threads").asInt());
+            assertTrue(report.get("directions").asText().matches("[TB]+"), report.toString());
+            assertTrue(report.get("setupSeconds").asDouble() > 0, report.toString());
+        }
+        Run unknown = run("bfs", "-g", graph().toString(), "-r", "1", "--algorithm", "sideways");
+        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
+        assertTrue(unknown.err().contains("--algorithm must be direction-optimizing or online, was sideways"), unknown.err());
     }
 
     @Test

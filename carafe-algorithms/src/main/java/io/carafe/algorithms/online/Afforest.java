@@ -33,6 +33,7 @@ public final class Afforest {
     public static Result run(ResidentGraph g, Parallel parallel) {
         long began = System.nanoTime();
         int n = g.vertexCount();
+        Adjacency out = g.out();
         int[] parent = new int[n];
         parallel.forEach(n, GRAIN, (from, to) -> {
             for (int v = from; v < to; v++) {
@@ -43,8 +44,8 @@ public final class Afforest {
             int round = r;
             parallel.forEach(n, GRAIN, (from, to) -> {
                 for (int v = from; v < to; v++) {
-                    if (round < g.degree(v)) {
-                        link(parent, v, g.target(g.firstEdge(v) + round));
+                    if (round < out.degree(v)) {
+                        link(parent, v, out.target(out.first(v) + round));
                     }
                 }
             });
@@ -58,8 +59,8 @@ public final class Afforest {
                 if (inLarge && bothEnds) {
                     continue;
                 }
-                for (long e = g.firstEdge(v) + NEIGHBOUR_ROUNDS, end = g.endEdge(v); e < end; e++) {
-                    int t = g.target(e);
+                for (long e = out.first(v) + NEIGHBOUR_ROUNDS, end = out.end(v); e < end; e++) {
+                    int t = out.target(e);
                     if (!inLarge || parent[t] != large) {
                         link(parent, v, t);
                     }

@@ -21,16 +21,16 @@ public final class ResidentGraph {
 
     private final CarafeGraph graph;
     private final int vertices;
-    private final long[] start;
-    private final MemorySegment targets;
+    private final Adjacency out;
+    private Adjacency in; // built when first asked for
+    private double inSeconds;
     private final MemorySegment records;
     private final double readSeconds;
 
-    private ResidentGraph(CarafeGraph graph, long[] start, MemorySegment targets, MemorySegment records, double readSeconds) {
+    private ResidentGraph(CarafeGraph graph, Adjacency out, MemorySegment records, double readSeconds) {
         this.graph = graph;
         this.vertices = graph.vertexCount();
-        this.start = start;
-        this.targets = targets;
+        this.out = out;
         this.records = records;
         this.readSeconds = readSeconds;
     }
@@ -54,7 +54,7 @@ public final class ResidentGraph {
         if (start[n] != graph.edgeCount()) {
             throw new IllegalStateException("graph '" + graph.name() + "' says " + graph.edgeCount() + " edges, its records " + start[n]);
         }
-        return new ResidentGraph(graph, start, graph.edgeTargets().segment(), records, (System.nanoTime() - began) / 1e9);
+        return new ResidentGraph(graph, new Adjacency(start, graph.edgeTargets().segment()), records, (System.nanoTime() - began) / 1e9);
     }
 
     private static void readWhole(Batch batch, Mapping mapping, long bytes) {
@@ -72,7 +72,7 @@ public final class ResidentGraph {
     }
 
     public long edgeCount() {
-        return start[vertices];
+        return out.edges();
     }
 
     /** Seconds the reads took. */
@@ -80,32 +80,55 @@ public final class ResidentGraph {
         return readSeconds;
     }
 
-    long firstEdge(int v) {
-        return start[v];
-    }
-
-    long endEdge(int v) {
-        return start[v + 1];
-    }
-
-    int degree(int v) {
-        return (int) (start[v + 1] - start[v]);
-    }
-
-    int target(long edge) {
-        return EdgeLayout.target(targets, edge);
+    /** Seconds building the in-edges took (0 if they were not built, or the graph stores both directions). */
+    public double inEdgeSeconds() {
+        return inSeconds;
     }
 
     public long originalId(int v) {
         return VertexLayout.originalId(records, v);
     }
 
-    /** Edge offsets by vertex, n + 1 of them (not to be changed). */
-    long[] offsets() {
-        return start;
+    Adjacency out() {
+        return out;
     }
 
-    MemorySegment targets() {
-        return targets;
+    /** Builds the in-edges now, if they are not yet, so that a timed kernel does not. */
+    public void buildInEdges() {
+        in();
+    }
+
+    /**
+     * The in-edges: the out-edges themselves when the graph stores both directions, else
+     * built once (a counting sort by target; the sources of each vertex ascending) into
+     * native memory of this process, freed with the last reference to it.
+     */
+    synchronized Adjacency in() {
+        if (in != null) {
+            return in;
+        }
+        if (!graph.isDirected()) {
+            in = out;
+            return in;
+        }
+        long began = System.nanoTime();
+        long m = out.edges();
+        long[] start = new long[vertices + 1];
+        for (long e = 0; e < m; e++) {
+            start[out.target(e) + 1]++;
+        }
+        for (int v = 0; v < vertices; v++) {
+            start[v + 1] += start[v];
+        }
+        long[] fill = java.util.Arrays.copyOf(start, vertices);
+        MemorySegment sources = java.lang.foreign.Arena.ofAuto().allocate(Math.max(m, 1) * EdgeLayout.TARGET_BYTES, EdgeLayout.TARGET_BYTES);
+        for (int v = 0; v < vertices; v++) {
+            for (long e = out.first(v), end = out.end(v); e < end; e++) {
+                sources.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, fill[out.target(e)]++, v);
+            }
+        }
+        in = new Adjacency(start, sources);
+        inSeconds = (System.nanoTime() - began) / 1e9;
+        return in;
     }
 }
