@@ -62,11 +62,13 @@ final class KernelBench {
         add(new Kernel("pr", List.of("pagerank", "--iterations", "32"), true, List.of("pr", "-i", "32", "-t", "0"), Input.DIRECTED));
         add(new Kernel("bfs", List.of("bfs", "--source", SOURCE), true, List.of("bfs", "-r", SOURCE), Input.DIRECTED));
         add(new Kernel("bfs-online", List.of("bfs", "--source", SOURCE, "--algorithm", "online"), false, List.of("bfs", "-r", SOURCE), Input.DIRECTED));
-        add(new Kernel("bfs-pregel", List.of("sssp", "--source", SOURCE, "--hops"), true, List.of("bfs", "-r", SOURCE), Input.DIRECTED));
+        add(new Kernel("bfs-pregel", List.of("sssp", "--source", SOURCE, "--hops", "--algorithm", "pregel"), true, List.of("bfs", "-r", SOURCE),
+                Input.DIRECTED));
         add(new Kernel("sssp", List.of("sssp", "--source", SOURCE), true, List.of("sssp", "-r", SOURCE), Input.WEIGHTED));
+        add(new Kernel("sssp-pregel", List.of("sssp", "--source", SOURCE, "--algorithm", "pregel"), true, List.of("sssp", "-r", SOURCE), Input.WEIGHTED));
         add(new Kernel("dijkstra", List.of("dijkstra", "--source", SOURCE), false, List.of("sssp", "-r", SOURCE), Input.WEIGHTED));
         add(new Kernel("wcc", List.of("wcc"), true, List.of("cc"), Input.DIRECTED)); // gapbs's Afforest reads in-edges of a directed graph too
-        add(new Kernel("wcc-pregel", List.of("wcc", "--algorithm", "propagation"), true, List.of("cc"), Input.DIRECTED));
+        add(new Kernel("wcc-pregel", List.of("wcc", "--algorithm", "pregel"), true, List.of("cc"), Input.DIRECTED));
         add(new Kernel("cdlp", List.of("cdlp"), true, null, Input.DIRECTED));
         add(new Kernel("lcc", List.of("lcc"), true, null, Input.DIRECTED));
         add(new Kernel("tc", List.of("tc"), true, List.of("tc"), Input.SYMMETRIC)); // gapbs's tc refuses a directed graph

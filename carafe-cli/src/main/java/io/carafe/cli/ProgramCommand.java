@@ -1,21 +1,34 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.algorithms.online.Parallel;
+import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.pregel.VertexProgram;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
+import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
  * The shape of a command that runs one vertex program: load the graph, run the program,
  * write -o from the values in RStore (as the program formats them), verify against an
- * independent reference if asked, print a line or the JSON summary.
+ * independent reference if asked, print a line or the JSON summary. A command may offer a
+ * kernel that runs on threads of this process instead ({@link #threadMethod()}): then the
+ * graph is read whole into the process and the same outputs come from that kernel.
  */
 abstract class ProgramCommand implements Callable<Integer> {
+    /** Options only the Pregel engine reads: a kernel on threads refuses them rather than ignore them. */
+    private static final List<String> ENGINE_ONLY = List.of("--worker-processes", "--worker-launcher", "--messaging", "--partition-weights",
+            "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics", "--resume-checkpoints",
+            "--max-supersteps");
+
     @Mixin
     GraphOptions graph;
 
@@ -55,8 +68,36 @@ abstract class ProgramCommand implements Callable<Integer> {
         return false;
     }
 
+    /** A kernel that runs on this process's threads over the graph read whole, in place of the engine. */
+    interface ThreadKernel {
+        /** Runs the kernel once (again, for -n) and returns its seconds. */
+        double run();
+
+        /** Adds the last run's figures to the JSON and returns the table's words about them. */
+        String summarize(ObjectNode report);
+
+        /** Vertex v's value as -o writes it. */
+        void format(int v, StringBuilder out);
+
+        /** Null if the last run agrees with an independent reference, else what differs. */
+        String verify(LoadedGraph g);
+    }
+
+    /** The name of the kernel on threads the options ask for (in the JSON as "method"), or null to run the engine. */
+    String threadMethod() {
+        return null;
+    }
+
+    /** The kernel {@link #threadMethod()} names, set up on the resident graph (reading what it needs besides the edges). */
+    ThreadKernel threadKernel(LoadedGraph g, ResidentGraph resident, Parallel threads) {
+        throw new UnsupportedOperationException(algorithm() + " has no kernel on threads");
+    }
+
     @Override
     public Integer call() throws IOException {
+        if (threadMethod() != null) {
+            return runOnThreads(threadMethod());
+        }
         long start = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
@@ -90,6 +131,80 @@ abstract class ProgramCommand implements Callable<Integer> {
             cluster.stop();
         }
         return 0;
+    }
+
+    /**
+     * Loads the graph, reads it whole into this process (with what the kernel reads
+     * besides), runs the kernel -n times on -w threads and reports as the engine's run does:
+     * -o, --verify, the table line or the JSON.
+     */
+    private int runOnThreads(String method) throws IOException {
+        long began = System.nanoTime();
+        var parsed = spec.commandLine().getParseResult();
+        for (String option : ENGINE_ONLY) {
+            if (parsed.hasMatchedOption(option)) {
+                throw new IllegalArgumentException(option + " is an option of the Pregel engine, and " + method + " runs in this process:"
+                        + " add --algorithm pregel to run " + algorithm() + " on partition workers");
+            }
+        }
+        engine.options(maxSupersteps()); // -w, --format and -n checked before anything is loaded
+        PrintWriter out = spec.commandLine().getOut();
+        ObjectNode report = JsonReport.header(spec);
+        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
+             Parallel threads = new Parallel(engine.workers)) {
+            long setupStart = System.nanoTime();
+            ResidentGraph resident = ResidentGraph.read(g.graph());
+            ThreadKernel kernel = threadKernel(g, resident, threads);
+            double setup = (System.nanoTime() - setupStart) / 1e9;
+            System.err.printf("read %s into this process in %.2f s%n", g.name(), setup);
+            double[] seconds = new double[engine.trials];
+            for (int t = 0; t < engine.trials; t++) {
+                seconds[t] = kernel.run();
+            }
+            double compute = seconds[engine.trials - 1];
+            double total = (System.nanoTime() - began) / 1e9;
+            report.put("algorithm", algorithm()).put("method", method).put("graph", g.name())
+                    .put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount()).put("threads", engine.workers);
+            report.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds()).put("setup", setup)
+                    .put("compute", compute).put("total", total);
+            String line = kernel.summarize(report);
+            String trials = engine.trials > 1 ? Trials.report(seconds, "compute", report, (t, entry) -> { }) : null;
+            if (engine.output != null) {
+                try (Output file = new Output(engine.output)) {
+                    CSVPrinter table = file.table("id", valueName());
+                    StringBuilder text = new StringBuilder();
+                    for (int v = 0; v < g.graph().vertexCount(); v++) {
+                        text.setLength(0);
+                        kernel.format(v, text);
+                        table.printRecord(g.originalId(v), text);
+                    }
+                    table.flush();
+                    file.commit();
+                }
+                System.err.println("wrote " + engine.output);
+            }
+            int exit = 0;
+            if (engine.verify) {
+                String problem = kernel.verify(g);
+                report.put("verified", problem == null);
+                System.err.println(problem == null ? "verify: OK (every value matches an independent implementation)" : "verify: FAILED (" + problem + ")");
+                exit = problem == null ? 0 : 1;
+            }
+            report.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
+            if (JsonReport.json(engine.format)) {
+                JsonReport.print(report, out);
+            } else {
+                out.printf("%s on %s: %s; %s with %s, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line, method,
+                        Output.count(engine.workers, "thread"), compute, total);
+                if (trials != null) {
+                    out.println(trials);
+                }
+                out.flush();
+            }
+            return exit;
+        } finally {
+            cluster.stop();
+        }
     }
 
     /** The first vertex where two label arrays differ, as a sentence; null if none. */

@@ -1,5 +1,9 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.algorithms.online.DeltaStepping;
+import io.carafe.algorithms.online.Parallel;
+import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.algorithms.online.Verifier;
 import io.carafe.algorithms.pregel.BreadthFirstSearch;
 import io.carafe.algorithms.pregel.ShortestPaths;
@@ -11,11 +15,21 @@ import java.util.Arrays;
 
 @Command(name = "sssp",
         mixinStandardHelpOptions = true,
-        header = "Single-source shortest paths on the Pregel engine (min combiner).",
+        header = "Single-source shortest paths: delta-stepping in this process, or Bellman-Ford rounds on the Pregel engine.",
         description = {"Distances from --source over edge weights (hops on an unweighted graph; --hops forces hops,",
                 "which is BFS levels). -o writes every distance (inf when unreachable). For one query on a",
-                "large graph, carafe dijkstra (online API) touches only what it needs."})
+                "large graph, carafe dijkstra (online API) touches only what it needs.",
+                "delta-stepping (default): -w threads over the graph read whole into this process, buckets --delta wide (GAP's sssp).",
+                "pregel: a message per improved edge, min-combined, on the partition workers (--worker-processes too)."})
 final class SsspCommand extends ProgramCommand {
+    @Option(names = "--algorithm", paramLabel = "delta-stepping|pregel", defaultValue = "delta-stepping",
+            description = "delta-stepping: in this process with -w threads; pregel: on the engine (default: ${DEFAULT-VALUE})")
+    String method;
+
+    @Option(names = "--delta", paramLabel = "D", description = "delta-stepping's bucket width (default: the smallest weight, but at least the"
+            + " largest / 1024; 1 for hops)")
+    Double delta;
+
     @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
     long source;
 
@@ -24,6 +38,55 @@ final class SsspCommand extends ProgramCommand {
 
     @Option(names = "--max-supersteps", defaultValue = "100000", description = "bound on supersteps (default: ${DEFAULT-VALUE})")
     long maxSupersteps;
+
+    @Override
+    String threadMethod() {
+        String chosen = switch (method) {
+            case "delta-stepping" -> "delta-stepping";
+            case "pregel" -> null;
+            default -> throw new IllegalArgumentException("--algorithm must be delta-stepping or pregel, was " + method);
+        };
+        if (chosen == null && delta != null) {
+            throw new IllegalArgumentException("--delta is delta-stepping's bucket width; the pregel algorithm has none");
+        }
+        if (delta != null && !(delta > 0 && delta < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("--delta must be a positive number, was " + delta);
+        }
+        return chosen;
+    }
+
+    @Override
+    ThreadKernel threadKernel(LoadedGraph g, ResidentGraph resident, Parallel threads) {
+        int s = g.vertex(source, "--source");
+        double width = delta != null ? delta : DeltaStepping.suggestedDelta(resident, hops);
+        DeltaStepping search = new DeltaStepping(resident, threads, width, hops);
+        System.err.printf("delta-stepping with buckets %s wide%n", Output.distance(width));
+        return new ThreadKernel() {
+            private DeltaStepping.Result last;
+
+            @Override
+            public double run() {
+                last = search.run(s);
+                return last.seconds();
+            }
+
+            @Override
+            public String summarize(ObjectNode report) {
+                report.put("delta", width);
+                return SsspCommand.this.summarize(last.distance(), report);
+            }
+
+            @Override
+            public void format(int v, StringBuilder out) {
+                out.append(Output.distance(last.distance()[v]));
+            }
+
+            @Override
+            public String verify(LoadedGraph graph) {
+                return Arrays.equals(reference(graph), last.distance()) ? null : "distances differ";
+            }
+        };
+    }
 
     @Override
     String algorithm() {
@@ -51,7 +114,10 @@ final class SsspCommand extends ProgramCommand {
 
     @Override
     String summarize(PregelRun run, LoadedGraph g) {
-        double[] distance = distances(run);
+        return summarize(distances(run), run.summary);
+    }
+
+    private String summarize(double[] distance, ObjectNode summary) {
         long reached = 0;
         double farthest = 0;
         for (double d : distance) {
@@ -60,18 +126,21 @@ final class SsspCommand extends ProgramCommand {
                 farthest = Math.max(farthest, d);
             }
         }
-        run.summary.put("source", source);
-        run.summary.put("reached", reached);
-        run.summary.put("largestDistance", farthest);
+        summary.put("source", source);
+        summary.put("reached", reached);
+        summary.put("largestDistance", farthest);
         return String.format("from %d reached %,d of %,d vertices, largest distance %s", source, reached, distance.length,
                 Output.distance(farthest));
     }
 
     @Override
     String verify(PregelRun run, LoadedGraph g) {
+        return Arrays.equals(reference(g), distances(run)) ? null : "distances differ";
+    }
+
+    private double[] reference(LoadedGraph g) {
         int s = g.vertex(source, "--source");
-        double[] want = hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
-        return Arrays.equals(want, distances(run)) ? null : "distances differ";
+        return hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
     }
 
     /** Every distance as a double, +Infinity where unreached (BFS depths included). */

@@ -34,6 +34,8 @@ public final class Afforest {
         long began = System.nanoTime();
         int n = g.vertexCount();
         Adjacency out = g.out();
+        int[] start = out.start();
+        int[] targets = out.targets();
         int[] parent = new int[n];
         parallel.forEach(n, GRAIN, (from, to) -> {
             for (int v = from; v < to; v++) {
@@ -44,8 +46,8 @@ public final class Afforest {
             int round = r;
             parallel.forEach(n, GRAIN, (from, to) -> {
                 for (int v = from; v < to; v++) {
-                    if (round < out.degree(v)) {
-                        link(parent, v, out.target(out.first(v) + round));
+                    if (round < start[v + 1] - start[v]) {
+                        link(parent, v, targets[start[v] + round]);
                     }
                 }
             });
@@ -59,8 +61,8 @@ public final class Afforest {
                 if (inLarge && bothEnds) {
                     continue;
                 }
-                for (long e = out.first(v) + NEIGHBOUR_ROUNDS, end = out.end(v); e < end; e++) {
-                    int t = out.target(e);
+                for (int e = start[v] + NEIGHBOUR_ROUNDS, end = start[v + 1]; e < end; e++) {
+                    int t = targets[e];
                     if (!inLarge || parent[t] != large) {
                         link(parent, v, t);
                     }

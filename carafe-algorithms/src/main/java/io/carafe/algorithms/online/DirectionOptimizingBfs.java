@@ -126,21 +126,22 @@ public final class DirectionOptimizingBfs {
     private void topDown(int[] depth, int[] parent, int size, int level) {
         long[] next = this.next;
         int[] queue = this.queue;
-        Adjacency out = this.out;
+        int[] start = out.start();
+        int[] targets = out.targets();
         parallel.forEach(size, TOP_DOWN_GRAIN, (from, to) -> {
             long edges = 0;
             long claimed = 0;
             for (int i = from; i < to; i++) {
                 int u = queue[i];
-                long first = out.first(u);
-                long end = out.end(u);
+                int first = start[u];
+                int end = start[u + 1];
                 edges += end - first;
-                for (long e = first; e < end; e++) {
-                    int v = out.target(e);
+                for (int e = first; e < end; e++) {
+                    int v = targets[e];
                     if (depth[v] < 0 && DEPTH.compareAndSet(depth, v, -1, level)) {
                         parent[v] = u;
                         WORD.getAndBitwiseOr(next, v >>> 6, 1L << v);
-                        claimed += out.degree(v);
+                        claimed += start[v + 1] - start[v];
                     }
                 }
             }
@@ -153,7 +154,8 @@ public final class DirectionOptimizingBfs {
     private void bottomUp(int[] depth, int[] parent, int level, int n) {
         long[] front = this.front;
         long[] next = this.next;
-        Adjacency in = this.in;
+        int[] start = in.start();
+        int[] sources = in.targets();
         parallel.forEach(n, GRAIN, (from, to) -> {
             long found = 0;
             long edges = 0;
@@ -161,8 +163,8 @@ public final class DirectionOptimizingBfs {
                 if (depth[u] >= 0) {
                     continue;
                 }
-                for (long e = in.first(u), end = in.end(u); e < end; e++) {
-                    int v = in.target(e);
+                for (int e = start[u], end = start[u + 1]; e < end; e++) {
+                    int v = sources[e];
                     edges++;
                     if ((front[v >>> 6] & 1L << v) != 0) {
                         depth[u] = level;

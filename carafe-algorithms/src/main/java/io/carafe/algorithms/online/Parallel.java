@@ -38,6 +38,29 @@ public final class Parallel implements AutoCloseable {
         return threads;
     }
 
+    /** What each thread runs once in {@link #onEveryThread}, knowing its index. */
+    public interface PerThread {
+        void run(int thread);
+    }
+
+    /**
+     * Runs {@code body} once on each thread (index 0 to threads - 1), as an OpenMP parallel
+     * region does, and returns when every one is done: for loops whose threads keep state
+     * of their own (buckets, queues) and share the work through a counter of their own.
+     */
+    public void onEveryThread(PerThread body) {
+        if (pool == null) {
+            body.run(0);
+            return;
+        }
+        List<Future<?>> running = new ArrayList<>(threads);
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            running.add(pool.submit(() -> body.run(thread)));
+        }
+        await(running);
+    }
+
     /** Runs {@code body} over {@code [0, n)} in chunks of {@code grain}, and returns when every chunk is done. */
     public void forEach(int n, int grain, Range body) {
         if (pool == null || n <= grain) {
@@ -56,6 +79,10 @@ public final class Parallel implements AutoCloseable {
         for (int t = 0; t < threads; t++) {
             running.add(pool.submit(claim));
         }
+        await(running);
+    }
+
+    private static void await(List<Future<?>> running) {
         // compute on this process's own threads: they end when the loop does, or throw
         RuntimeException failure = null;
         for (Future<?> f : running) {

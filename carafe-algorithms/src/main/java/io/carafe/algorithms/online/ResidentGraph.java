@@ -7,13 +7,17 @@ import io.rstore.Batch;
 import io.rstore.Mapping;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
- * A graph's vertex records and edge targets read whole into this process's mappings, once,
- * for kernels that sweep every edge many times over (Afforest, direction-optimizing BFS):
- * the reads are the control path, the kernels then touch only local memory. Edge offsets
- * are copied into an array (their records are 32 bytes apart); targets stay in the mapping.
- * Weights are not read.
+ * A graph read whole into this process, once, for kernels that sweep its edges many times
+ * over on threads of their own (Afforest, direction-optimizing BFS, Δ-stepping): the
+ * vertex records and edge targets are read from RStore (4 MiB reads, all in flight) and
+ * copied into int arrays (offsets and targets), the control path; the kernels then touch
+ * only those arrays. Weights and in-edges are added when a kernel first asks for them.
+ * Edges are indexed by int: a graph of 2^31 edges or more is refused (the engine's
+ * partition workers take it).
  */
 public final class ResidentGraph {
     /** Bytes per read: many windows are in flight together. */
@@ -22,7 +26,8 @@ public final class ResidentGraph {
     private final CarafeGraph graph;
     private final int vertices;
     private final Adjacency out;
-    private Adjacency in; // built when first asked for
+    private Adjacency in;     // built when first asked for
+    private double[] weights; // read when first asked for
     private double inSeconds;
     private final MemorySegment records;
     private final double readSeconds;
@@ -35,26 +40,33 @@ public final class ResidentGraph {
         this.readSeconds = readSeconds;
     }
 
-    /** Reads {@code graph}'s records and targets (what the graph's mappings hold afterwards stays valid while it is open). */
+    /** Reads {@code graph}'s records and targets; the records stay in the graph's mapping (original ids), so keep it open. */
     public static ResidentGraph read(CarafeGraph graph) {
         long began = System.nanoTime();
         int n = graph.vertexCount();
+        long m = graph.edgeCount();
+        if (m > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("graph '" + graph.name() + "' has " + m + " edges; the kernels that run in this process index"
+                    + " edges by int (up to 2^31): use --algorithm pregel, whose partition workers each hold a part");
+        }
         Batch batch = new Batch();
         readWhole(batch, graph.vertexRecords(), n * VertexLayout.BYTES);
-        readWhole(batch, graph.edgeTargets(), graph.edgeCount() * EdgeLayout.TARGET_BYTES);
+        readWhole(batch, graph.edgeTargets(), m * EdgeLayout.TARGET_BYTES);
         if (batch.size() > 0) {
             batch.join();
         }
         MemorySegment records = graph.vertexRecords().segment();
-        long[] start = new long[n + 1];
+        int[] start = new int[n + 1];
         for (int v = 0; v < n; v++) {
-            start[v] = VertexLayout.firstEdge(records, v);
+            start[v] = (int) VertexLayout.firstEdge(records, v);
         }
         start[n] = n == 0 ? 0 : start[n - 1] + VertexLayout.degree(records, n - 1);
-        if (start[n] != graph.edgeCount()) {
-            throw new IllegalStateException("graph '" + graph.name() + "' says " + graph.edgeCount() + " edges, its records " + start[n]);
+        if (start[n] != m) {
+            throw new IllegalStateException("graph '" + graph.name() + "' says " + m + " edges, its records " + start[n]);
         }
-        return new ResidentGraph(graph, new Adjacency(start, graph.edgeTargets().segment()), records, (System.nanoTime() - began) / 1e9);
+        int[] targets = new int[(int) m];
+        MemorySegment.copy(graph.edgeTargets().segment(), ValueLayout.JAVA_INT_UNALIGNED, 0, targets, 0, (int) m);
+        return new ResidentGraph(graph, new Adjacency(start, targets), records, (System.nanoTime() - began) / 1e9);
     }
 
     private static void readWhole(Batch batch, Mapping mapping, long bytes) {
@@ -93,6 +105,27 @@ public final class ResidentGraph {
         return out;
     }
 
+    /** Edge weights by edge index, read whole when first asked for; null on an unweighted graph (every edge weighs 1). */
+    synchronized double[] weights() {
+        if (weights == null && graph.isWeighted()) {
+            int m = out.edges();
+            Batch batch = new Batch();
+            readWhole(batch, graph.edgeWeights(), (long) m * EdgeLayout.WEIGHT_BYTES);
+            if (batch.size() > 0) {
+                batch.join();
+            }
+            double[] w = new double[m];
+            MemorySegment.copy(graph.edgeWeights().segment(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, w, 0, m);
+            weights = w;
+        }
+        return weights;
+    }
+
+    /** Reads the weights now, if the graph has them and they are not read yet, so that a timed kernel does not. */
+    public void readWeights() {
+        weights();
+    }
+
     /** Builds the in-edges now, if they are not yet, so that a timed kernel does not. */
     public void buildInEdges() {
         in();
@@ -100,8 +133,7 @@ public final class ResidentGraph {
 
     /**
      * The in-edges: the out-edges themselves when the graph stores both directions, else
-     * built once (a counting sort by target; the sources of each vertex ascending) into
-     * native memory of this process, freed with the last reference to it.
+     * built once (a counting sort by target; each vertex's sources ascending).
      */
     synchronized Adjacency in() {
         if (in != null) {
@@ -112,19 +144,20 @@ public final class ResidentGraph {
             return in;
         }
         long began = System.nanoTime();
-        long m = out.edges();
-        long[] start = new long[vertices + 1];
-        for (long e = 0; e < m; e++) {
-            start[out.target(e) + 1]++;
+        int[] targets = out.targets();
+        int[] start = new int[vertices + 1];
+        for (int t : targets) {
+            start[t + 1]++;
         }
         for (int v = 0; v < vertices; v++) {
             start[v + 1] += start[v];
         }
-        long[] fill = java.util.Arrays.copyOf(start, vertices);
-        MemorySegment sources = java.lang.foreign.Arena.ofAuto().allocate(Math.max(m, 1) * EdgeLayout.TARGET_BYTES, EdgeLayout.TARGET_BYTES);
+        int[] fill = Arrays.copyOf(start, vertices);
+        int[] sources = new int[targets.length];
+        int[] outStart = out.start();
         for (int v = 0; v < vertices; v++) {
-            for (long e = out.first(v), end = out.end(v); e < end; e++) {
-                sources.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, fill[out.target(e)]++, v);
+            for (int e = outStart[v], end = outStart[v + 1]; e < end; e++) {
+                sources[fill[targets[e]]++] = v;
             }
         }
         in = new Adjacency(start, sources);
