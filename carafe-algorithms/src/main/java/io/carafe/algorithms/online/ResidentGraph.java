@@ -121,16 +121,6 @@ public final class ResidentGraph {
         return weights;
     }
 
-    /** Reads the weights now, if the graph has them and they are not read yet, so that a timed kernel does not. */
-    public void readWeights() {
-        weights();
-    }
-
-    /** Builds the in-edges now, if they are not yet, so that a timed kernel does not. */
-    public void buildInEdges() {
-        in();
-    }
-
     /**
      * The in-edges: the out-edges themselves when the graph stores both directions, else
      * built once (a counting sort by target; each vertex's sources ascending).
