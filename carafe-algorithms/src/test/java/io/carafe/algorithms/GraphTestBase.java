@@ -59,6 +59,28 @@ public abstract class GraphTestBase {
         return values;
     }
 
+    /** LDBC Graphalytics' example graph of {@code kind} (directed or undirected) with its weights and vertices, loaded as graph ldbc-KIND. */
+    protected GraphFile loadLdbcExample(String kind) {
+        Path base = shared("reference/ldbc-example/example-" + kind + ".e").getParent();
+        ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withUndirected(kind.equals("undirected"))
+                .withVerticesFile(base.resolve("example-" + kind + ".v"));
+        return load("ldbc-" + kind, base.resolve("example-" + kind + ".e"), options);
+    }
+
+    /** LDBC's expected output of {@code algorithm} (BFS, WCC, SSSP, ...) on the example graph of {@code kind}, by vertex id. */
+    protected static Map<Long, String> ldbcExpected(String kind, String algorithm) throws IOException {
+        return expected(shared("reference/ldbc-example/example-" + kind + "-" + algorithm));
+    }
+
+    /** The source vertex the example graph's .properties names for {@code algorithm} (bfs or sssp). */
+    protected static long ldbcSource(String kind, String algorithm) throws IOException {
+        java.util.Properties properties = new java.util.Properties();
+        try (var in = Files.newBufferedReader(shared("reference/ldbc-example/example-" + kind + ".properties"))) {
+            properties.load(in);
+        }
+        return Long.parseLong(properties.getProperty("graph.example-" + kind + "." + algorithm + ".source-vertex").trim());
+    }
+
     protected static Path shared(String relative) {
         Path root = Datasets.sharedDir().orElse(null);
         Assumptions.assumeTrue(root != null, "no shared/datasets beside the checkout: the real-graph tests need it");

@@ -39,13 +39,9 @@ class AfforestTest extends GraphTestBase {
     @ValueSource(ints = {1, 2, 3})
     void shouldMatchTheLdbcExampleAnswers(int threads) throws IOException {
         for (String kind : new String[] {"directed", "undirected"}) {
-            Path base = shared("reference/ldbc-example/example-" + kind + ".e").getParent();
-            ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withUndirected(kind.equals("undirected"))
-                    .withVerticesFile(base.resolve("example-" + kind + ".v"));
-            String name = "ldbc-" + kind;
-            try (GraphFile g = load(name, base.resolve("example-" + kind + ".e"), options)) {
-                long[] labels = run(name, threads).labels();
-                Map<Long, String> want = expected(base.resolve("example-" + kind + "-WCC"));
+            try (GraphFile g = loadLdbcExample(kind)) {
+                long[] labels = run("ldbc-" + kind, threads).labels();
+                Map<Long, String> want = ldbcExpected(kind, "WCC");
                 assertEquals(want.size(), labels.length);
                 for (int v = 0; v < labels.length; v++) {
                     long id = VertexLayout.originalId(g.vertices(), v);

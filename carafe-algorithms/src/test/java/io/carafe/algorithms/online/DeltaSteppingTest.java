@@ -33,17 +33,13 @@ class DeltaSteppingTest extends GraphTestBase {
     @ValueSource(ints = {1, 2, 3})
     void shouldMatchTheLdbcExampleAnswers(int threads) throws IOException {
         for (String kind : new String[] {"directed", "undirected"}) {
-            Path base = shared("reference/ldbc-example/example-" + kind + ".e").getParent();
-            ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withUndirected(kind.equals("undirected"))
-                    .withVerticesFile(base.resolve("example-" + kind + ".v"));
-            String name = "ldbc-" + kind;
-            try (GraphFile g = load(name, base.resolve("example-" + kind + ".e"), options);
-                 CarafeGraph graph = CarafeGraph.open(rstore, name); Parallel parallel = new Parallel(threads)) {
-                long source = kind.equals("directed") ? 1 : 2; // the examples' .properties
+            try (GraphFile g = loadLdbcExample(kind); CarafeGraph graph = CarafeGraph.open(rstore, "ldbc-" + kind);
+                 Parallel parallel = new Parallel(threads)) {
+                long source = ldbcSource(kind, "sssp");
+                Map<Long, String> want = ldbcExpected(kind, "SSSP");
                 ResidentGraph resident = ResidentGraph.read(graph);
                 for (double delta : new double[] {0.1, DeltaStepping.suggestedDelta(resident, false), 7}) {
                     double[] distance = new DeltaStepping(resident, parallel, delta, false).run(graph.vertexId(source)).distance();
-                    Map<Long, String> want = expected(base.resolve("example-" + kind + "-SSSP"));
                     for (int v = 0; v < distance.length; v++) {
                         long id = VertexLayout.originalId(g.vertices(), v);
                         assertEquals(Double.parseDouble(want.get(id)), distance[v], 1e-12, kind + " vertex " + id + ", delta " + delta);

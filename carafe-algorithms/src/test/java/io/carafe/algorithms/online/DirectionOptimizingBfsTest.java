@@ -34,15 +34,11 @@ class DirectionOptimizingBfsTest extends GraphTestBase {
     @ValueSource(ints = {1, 2, 3})
     void shouldMatchTheLdbcExampleAnswers(int threads) throws IOException {
         for (String kind : new String[] {"directed", "undirected"}) {
-            Path base = shared("reference/ldbc-example/example-" + kind + ".e").getParent();
-            ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withUndirected(kind.equals("undirected"))
-                    .withVerticesFile(base.resolve("example-" + kind + ".v"));
-            String name = "ldbc-" + kind;
-            try (GraphFile g = load(name, base.resolve("example-" + kind + ".e"), options);
-                 CarafeGraph graph = CarafeGraph.open(rstore, name); Parallel parallel = new Parallel(threads)) {
-                long source = kind.equals("directed") ? 1 : 2; // the examples' .properties
+            try (GraphFile g = loadLdbcExample(kind); CarafeGraph graph = CarafeGraph.open(rstore, "ldbc-" + kind);
+                 Parallel parallel = new Parallel(threads)) {
+                long source = ldbcSource(kind, "bfs");
                 int[] depth = new DirectionOptimizingBfs(ResidentGraph.read(graph), parallel).run(graph.vertexId(source)).depth();
-                Map<Long, String> want = expected(base.resolve("example-" + kind + "-BFS"));
+                Map<Long, String> want = ldbcExpected(kind, "BFS");
                 for (int v = 0; v < depth.length; v++) {
                     long id = VertexLayout.originalId(g.vertices(), v);
                     assertEquals(Long.parseLong(want.get(id)), depth[v] < 0 ? Long.MAX_VALUE : depth[v], kind + " vertex " + id);
