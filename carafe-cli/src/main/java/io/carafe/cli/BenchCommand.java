@@ -40,9 +40,10 @@ import java.util.stream.Stream;
                 "--format json) in a JVM of its own, -n times, and reports its compute seconds. With --gapbs DIR it runs",
                 "the GAP benchmark suite's binary for the kernel on the same graph right after it (converted once with",
                 "gapbs's converter and kept under the cache directory) and prints the ratio of the medians. Kernels:",
-                "pr (32 iterations), bfs (direction-optimizing), bfs-online and bfs-pregel (sssp --hops; all three against gapbs bfs),",
-                "sssp (delta-stepping), sssp-pregel and dijkstra (online; all three against gapbs sssp -d), wcc (Afforest) and wcc-pregel (label propagation; both against gapbs cc),",
-                "cdlp and lcc (no gapbs kernel), tc.",
+                "pr (32 iterations, the engine) and pr-pull (in this process), both against gapbs pr; bfs",
+                "(direction-optimizing), bfs-online and bfs-pregel (sssp --hops), against gapbs bfs; sssp",
+                "(delta-stepping), sssp-pregel and dijkstra (online), against gapbs sssp -d; wcc (Afforest) and",
+                "wcc-pregel (label propagation), against gapbs cc; cdlp and lcc (no gapbs kernel); tc.",
                 "The sssp kernels and dijkstra use the graph's weights, or --weights random (1-255 from --seed) if it has none."})
 final class BenchCommand implements Callable<Integer> {
     @Mixin
@@ -57,7 +58,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
     String format;
 
-    @Option(names = "--kernels", split = ",", paramLabel = "K,K,...", description = "run these kernels instead: pr,bfs,bfs-online,bfs-pregel,sssp,sssp-pregel,dijkstra,wcc,wcc-pregel,cdlp,lcc,tc")
+    @Option(names = "--kernels", split = ",", paramLabel = "K,K,...", description = "run these kernels instead: pr,pr-pull,bfs,bfs-online,bfs-pregel,sssp,sssp-pregel,dijkstra,wcc,wcc-pregel,cdlp,lcc,tc")
     List<String> kernels;
 
     @Option(names = {"-n", "--trials"}, defaultValue = "3", description = "with --kernels: runs of each kernel, interleaved (default: ${DEFAULT-VALUE})")

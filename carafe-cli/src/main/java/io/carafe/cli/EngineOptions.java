@@ -65,6 +65,22 @@ final class EngineOptions {
     @Option(names = "--resume-checkpoints", hidden = true, paramLabel = "DIR", description = "carafe resume: go on from the latest checkpoint in DIR")
     Path resumeCheckpoints;
 
+    /** Options only the Pregel engine reads: a kernel on threads of the command's process refuses them rather than ignore them. */
+    private static final java.util.List<String> ENGINE_ONLY = java.util.List.of("--worker-processes", "--worker-launcher", "--messaging",
+            "--partition-weights", "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics",
+            "--resume-checkpoints", "--max-supersteps");
+
+    /** Refuses, naming --algorithm pregel, the engine's options given to {@code algorithm}'s kernel {@code method}, which runs in this process. */
+    static void refuseEngineOnly(picocli.CommandLine.Model.CommandSpec command, String method, String algorithm) {
+        var parsed = command.commandLine().getParseResult();
+        for (String option : ENGINE_ONLY) {
+            if (parsed.hasMatchedOption(option)) {
+                throw new IllegalArgumentException(option + " is an option of the Pregel engine, and " + method + " runs in this process:"
+                        + " add --algorithm pregel to run " + algorithm + " on partition workers");
+            }
+        }
+    }
+
     /** The file in a job's checkpoint directory that holds the command line that started it (carafe resume runs it again). */
     static final String COMMAND_FILE = "command.json";
 

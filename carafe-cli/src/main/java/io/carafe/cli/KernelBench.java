@@ -60,6 +60,8 @@ final class KernelBench {
 
     static {
         add(new Kernel("pr", List.of("pagerank", "--iterations", "32"), true, List.of("pr", "-i", "32", "-t", "0"), Input.DIRECTED));
+        add(new Kernel("pr-pull", List.of("pagerank", "--iterations", "32", "--algorithm", "pull"), true, List.of("pr", "-i", "32", "-t", "0"),
+                Input.DIRECTED));
         add(new Kernel("bfs", List.of("bfs", "--source", SOURCE), true, List.of("bfs", "-r", SOURCE), Input.DIRECTED));
         add(new Kernel("bfs-online", List.of("bfs", "--source", SOURCE, "--algorithm", "online"), false, List.of("bfs", "-r", SOURCE), Input.DIRECTED));
         add(new Kernel("bfs-pregel", List.of("sssp", "--source", SOURCE, "--hops", "--algorithm", "pregel"), true, List.of("bfs", "-r", SOURCE),

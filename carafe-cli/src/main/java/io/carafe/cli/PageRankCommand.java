@@ -2,9 +2,14 @@ package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.algorithms.online.Parallel;
+import io.carafe.algorithms.online.PullPageRank;
+import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.algorithms.pregel.PageRank;
 import io.carafe.algorithms.pregel.PowerIteration;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
+import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,12 +22,14 @@ import java.util.concurrent.Callable;
 
 @Command(name = "pagerank",
         mixinStandardHelpOptions = true,
-        header = "PageRank on the Pregel engine.",
+        header = "PageRank on the Pregel engine, or pulled on threads of this process.",
         description = {"Exactly --iterations iterations (as GraphX's static PageRank), or until the L1 change",
                 "of an iteration falls below --tolerance (at most --max-iterations). The rank of dangling vertices",
                 "(no out-edges) is spread over all vertices so ranks sum to 1, as LDBC Graphalytics defines it;",
                 "--dangling drop loses it instead, as in the original Pregel paper.",
-                "Prints the top --top vertices (original ids) and a one-line summary; -o writes every rank."})
+                "Prints the top --top vertices (original ids) and a one-line summary; -o writes every rank.",
+                "pregel (default): the vertex program on the partition workers. pull: GAP's pr on -w threads over the graph",
+                "and its in-edges read whole into this process."})
 final class PageRankCommand implements Callable<Integer> {
     @Mixin
     GraphOptions graph;
@@ -51,6 +58,10 @@ final class PageRankCommand implements Callable<Integer> {
     @Option(names = {"-k", "--top"}, defaultValue = "10", description = "vertices in the top table (default: ${DEFAULT-VALUE}; in gapbs -k is the average degree of a generated graph)")
     int top;
 
+    @Option(names = "--algorithm", paramLabel = "pregel|pull", defaultValue = "pregel",
+            description = "pregel: the engine; pull: -w threads over the graph read into this process (default: ${DEFAULT-VALUE})")
+    String method;
+
     @Spec
     CommandSpec spec;
 
@@ -67,6 +78,12 @@ final class PageRankCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--top must be >= 0");
         }
         int bound = tolerance != null ? maxIterations : (iterations != null ? iterations : 20);
+        if (!method.equals("pregel") && !method.equals("pull")) {
+            throw new IllegalArgumentException("--algorithm must be pregel or pull, was " + method);
+        }
+        if (method.equals("pull")) {
+            return pull(start, bound);
+        }
         PageRank program = new PageRank(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"));
         PrintWriter out = spec.commandLine().getOut();
         engine.options(bound + 1L); // options are checked before anything is imported or loaded
@@ -77,42 +94,15 @@ final class PageRankCommand implements Callable<Integer> {
                     double[] ranks = run.result.doubles(0);
                     int updates = run.result.supersteps().size() - 1;
                     double residual = PageRank.residual(run.result.supersteps().getLast().aggregates());
-                    boolean converged = tolerance != null && residual < tolerance;
-                    int[] best = TopK.largest(ranks, top);
-                    ObjectNode summary = run.summary;
-                    summary.put("iterations", updates);
-                    summary.put("converged", converged);
-                    summary.put("residual", residual);
-                    summary.put("damping", damping);
-                    summary.put("dangling", dangling);
-                    ArrayNode topNode = summary.putArray("top");
-                    for (int v : best) {
-                        topNode.addObject().put("id", g.originalId(v)).put("score", ranks[v]);
-                    }
+                    int[] best = summarize(run.summary, g, ranks, updates, residual);
                     run.writeValues(engine, "pagerank", (v, value, line) -> line.append(value.getDouble(0)));
-                    if (engine.verify) {
-                        double[] want = PowerIteration.pageRank(g.file(), damping, updates, dangling.equals("drop"));
-                        double worst = 0;
-                        for (int v = 0; v < want.length; v++) {
-                            worst = Math.max(worst, Math.abs(want[v] - ranks[v]));
-                        }
-                        summary.put("verifyMaxDifference", worst);
-                        System.err.printf("verify: %s (largest difference from power iteration: %.3g)%n", worst <= 1e-9 ? "OK" : "FAILED", worst);
-                        if (worst > 1e-9) {
-                            run.finish(engine, out);
-                            return 1;
-                        }
+                    if (engine.verify && !verify(run.summary, g, ranks, updates)) {
+                        run.finish(engine, out);
+                        return 1;
                     }
                     if (!run.finish(engine, out)) {
-                        out.printf("%5s %15s %22s%n", "rank", "vertex", "pagerank");
-                        for (int i = 0; i < best.length; i++) {
-                            out.printf("%5d %15d %22.15e%n", i + 1, g.originalId(best[i]), ranks[best[i]]);
-                        }
-                        out.printf("pagerank %s: %,d vertices, %,d edges, %s, %s, residual %.3e%s, compute %.2f s, total %.2f s%n",
-                                g.name(), g.graph().vertexCount(), g.graph().edgeCount(), Output.count(engine.workers, "worker"),
-                                Output.count(updates, "iteration"), residual,
-                                tolerance == null ? "" : (converged ? ", converged" : ", NOT converged"), run.result.computeSeconds(), run.totalSeconds);
-                        out.flush();
+                        printTable(out, g, best, ranks, updates, residual, Output.count(engine.workers, "worker"), run.result.computeSeconds(),
+                                run.totalSeconds);
                         run.printTrials(out);
                     }
                 }
@@ -121,5 +111,105 @@ final class PageRankCommand implements Callable<Integer> {
             cluster.stop();
         }
         return 0;
+    }
+
+    /** The figures of a run into the JSON summary; returns the top vertices. */
+    private int[] summarize(ObjectNode summary, LoadedGraph g, double[] ranks, int updates, double residual) {
+        int[] best = TopK.largest(ranks, top);
+        summary.put("iterations", updates);
+        summary.put("converged", tolerance != null && residual < tolerance);
+        summary.put("residual", residual);
+        summary.put("damping", damping);
+        summary.put("dangling", dangling);
+        ArrayNode topNode = summary.putArray("top");
+        for (int v : best) {
+            topNode.addObject().put("id", g.originalId(v)).put("score", ranks[v]);
+        }
+        return best;
+    }
+
+    /** --verify: the ranks against plain power iteration; false (and said) if they differ by more than 1e-9. */
+    private boolean verify(ObjectNode summary, LoadedGraph g, double[] ranks, int updates) {
+        double[] want = PowerIteration.pageRank(g.file(), damping, updates, dangling.equals("drop"));
+        double worst = 0;
+        for (int v = 0; v < want.length; v++) {
+            worst = Math.max(worst, Math.abs(want[v] - ranks[v]));
+        }
+        summary.put("verifyMaxDifference", worst);
+        summary.put("verified", worst <= 1e-9);
+        System.err.printf("verify: %s (largest difference from power iteration: %.3g)%n", worst <= 1e-9 ? "OK" : "FAILED", worst);
+        return worst <= 1e-9;
+    }
+
+    private void printTable(PrintWriter out, LoadedGraph g, int[] best, double[] ranks, int updates, double residual, String who, double compute,
+                            double total) {
+        boolean converged = tolerance != null && residual < tolerance;
+        out.printf("%5s %15s %22s%n", "rank", "vertex", "pagerank");
+        for (int i = 0; i < best.length; i++) {
+            out.printf("%5d %15d %22.15e%n", i + 1, g.originalId(best[i]), ranks[best[i]]);
+        }
+        out.printf("pagerank %s: %,d vertices, %,d edges, %s, %s, residual %.3e%s, compute %.2f s, total %.2f s%n",
+                g.name(), g.graph().vertexCount(), g.graph().edgeCount(), who, Output.count(updates, "iteration"), residual,
+                tolerance == null ? "" : (converged ? ", converged" : ", NOT converged"), compute, total);
+        out.flush();
+    }
+
+    /**
+     * --algorithm pull: the graph read into this process, its in-edges built, then GAP's pull
+     * PageRank on -w threads, -n times; the same outputs as the engine's run.
+     */
+    private int pull(long began, int bound) throws IOException {
+        EngineOptions.refuseEngineOnly(spec, "pull", "pagerank");
+        engine.options(bound + 1L);
+        PrintWriter out = spec.commandLine().getOut();
+        ObjectNode summary = JsonReport.header(spec);
+        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
+             Parallel threads = new Parallel(engine.workers)) {
+            long setupStart = System.nanoTime();
+            ResidentGraph resident = ResidentGraph.read(g.graph());
+            PullPageRank pageRank = new PullPageRank(resident, threads);
+            double setup = (System.nanoTime() - setupStart) / 1e9;
+            System.err.printf("read %s into this process and built its in-edges in %.2f s%n", g.name(), setup);
+            PullPageRank.Result r = null;
+            double[] seconds = new double[engine.trials];
+            for (int t = 0; t < engine.trials; t++) {
+                r = pageRank.run(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"));
+                seconds[t] = r.seconds();
+            }
+            double total = (System.nanoTime() - began) / 1e9;
+            summary.put("algorithm", "pagerank").put("method", "pull").put("graph", g.name()).put("vertices", g.graph().vertexCount())
+                    .put("edges", g.graph().edgeCount()).put("threads", engine.workers);
+            summary.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds()).put("setup", setup)
+                    .put("compute", r.seconds()).put("total", total);
+            int[] best = summarize(summary, g, r.rank(), r.iterations(), r.residual());
+            String trials = engine.trials > 1 ? Trials.report(seconds, "compute", summary, (t, entry) -> { }) : null;
+            if (engine.output != null) {
+                try (Output file = new Output(engine.output)) {
+                    CSVPrinter table = file.table("id", "pagerank");
+                    double[] ranks = r.rank();
+                    for (int v = 0; v < ranks.length; v++) {
+                        table.printRecord(g.originalId(v), ranks[v]);
+                    }
+                    table.flush();
+                    file.commit();
+                }
+                System.err.println("wrote " + engine.output);
+            }
+            boolean ok = !engine.verify || verify(summary, g, r.rank(), r.iterations());
+            summary.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
+            if (JsonReport.json(engine.format)) {
+                JsonReport.print(summary, out);
+            } else {
+                printTable(out, g, best, r.rank(), r.iterations(), r.residual(), "pull with " + Output.count(engine.workers, "thread"),
+                        r.seconds(), total);
+                if (trials != null) {
+                    out.println(trials);
+                    out.flush();
+                }
+            }
+            return ok ? 0 : 1;
+        } finally {
+            cluster.stop();
+        }
     }
 }

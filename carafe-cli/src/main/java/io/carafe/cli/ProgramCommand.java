@@ -13,7 +13,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -24,11 +23,6 @@ import java.util.concurrent.Callable;
  * graph is read whole into the process and the same outputs come from that kernel.
  */
 abstract class ProgramCommand implements Callable<Integer> {
-    /** Options only the Pregel engine reads: a kernel on threads refuses them rather than ignore them. */
-    private static final List<String> ENGINE_ONLY = List.of("--worker-processes", "--worker-launcher", "--messaging", "--partition-weights",
-            "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics", "--resume-checkpoints",
-            "--max-supersteps");
-
     @Mixin
     GraphOptions graph;
 
@@ -140,13 +134,7 @@ abstract class ProgramCommand implements Callable<Integer> {
      */
     private int runOnThreads(String method) throws IOException {
         long began = System.nanoTime();
-        var parsed = spec.commandLine().getParseResult();
-        for (String option : ENGINE_ONLY) {
-            if (parsed.hasMatchedOption(option)) {
-                throw new IllegalArgumentException(option + " is an option of the Pregel engine, and " + method + " runs in this process:"
-                        + " add --algorithm pregel to run " + algorithm() + " on partition workers");
-            }
-        }
+        EngineOptions.refuseEngineOnly(spec, method, algorithm());
         engine.options(maxSupersteps()); // -w, --format and -n checked before anything is loaded
         PrintWriter out = spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);

@@ -138,6 +138,44 @@ class PregelCommandsTest {
         assertEquals(4, j.get("largestComponent").asInt());
     }
 
+    /** PageRank pulled on threads of this process: verified, the engine's ranks to 1e-12, its own JSON, and the engine's options refused. */
+    @Test
+    void shouldPullPageRankInThisProcess() throws IOException {
+        Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
+        String wiki = shared.resolve("snap/wiki-Vote.txt").toString();
+        Path pulled = dir.resolve("pulled.csv");
+        Path engine = dir.resolve("engine.csv");
+        Run p = run(true, "pagerank", "-g", wiki, "--algorithm", "pull", "-w", "3", "--iterations", "30", "-o", pulled.toString(), "--verify",
+                "--format", "json");
+        assertEquals(0, p.exit(), p.err());
+        assertTrue(p.err().contains("verify: OK"), p.err());
+        JsonNode j = new ObjectMapper().readTree(p.out());
+        assertEquals("pull", j.get("method").asText());
+        assertEquals(3, j.get("threads").asInt());
+        assertEquals(30, j.get("iterations").asInt());
+        assertEquals(10, j.get("top").size());
+        Run e = run(true, "pagerank", "-g", wiki, "--iterations", "30", "-o", engine.toString());
+        assertEquals(0, e.exit(), e.err());
+        List<String> a = Files.readAllLines(pulled);
+        List<String> b = Files.readAllLines(engine);
+        assertEquals(7116, a.size());
+        assertEquals(b.getFirst(), a.getFirst());
+        for (int i = 1; i < a.size(); i++) {
+            String[] x = a.get(i).split(",");
+            String[] y = b.get(i).split(",");
+            assertEquals(y[0], x[0]);
+            assertEquals(Double.parseDouble(y[1]), Double.parseDouble(x[1]), 1e-12, "rank of " + x[0]);
+        }
+        Run refused = run("pagerank", "-g", wiki, "--algorithm", "pull", "--worker-processes");
+        assertEquals(CommandLine.ExitCode.USAGE, refused.exit());
+        assertTrue(refused.err().contains("--worker-processes is an option of the Pregel engine, and pull runs in this process: add --algorithm"
+                + " pregel to run pagerank on partition workers"), refused.err());
+        Run unknown = run("pagerank", "-g", wiki, "--algorithm", "push-pull");
+        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
+        assertTrue(unknown.err().contains("--algorithm must be pregel or pull, was push-pull"), unknown.err());
+    }
+
     /** Afforest (the default) and label propagation on the engine: two implementations, the same -o file, each verified. */
     @Test
     void shouldWriteTheSameComponentsWithAfforestAndWithLabelPropagation() throws IOException {

@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fixed set of threads running parallel loops over {@code [0, n)} in chunks that each
@@ -61,18 +61,21 @@ public final class Parallel implements AutoCloseable {
         await(running);
     }
 
-    /** Runs {@code body} over {@code [0, n)} in chunks of {@code grain}, and returns when every chunk is done. */
+    /**
+     * Runs {@code body} over {@code [0, n)} in chunks of {@code grain} (each chunk starts at a
+     * multiple of it, however many threads), and returns when every chunk is done.
+     */
     public void forEach(int n, int grain, Range body) {
         if (pool == null || n <= grain) {
-            if (n > 0) {
-                body.run(0, n);
+            for (long from = 0; from < n; from += grain) { // long: no overflow near 2^31
+                body.run((int) from, (int) Math.min(n, from + grain));
             }
             return;
         }
-        AtomicInteger next = new AtomicInteger();
+        AtomicLong next = new AtomicLong();
         Runnable claim = () -> {
-            for (int from; (from = next.getAndAdd(grain)) < n; ) {
-                body.run(from, Math.min(n, from + grain));
+            for (long from; (from = next.getAndAdd(grain)) < n; ) {
+                body.run((int) from, (int) Math.min(n, from + grain));
             }
         };
         List<Future<?>> running = new ArrayList<>(threads);
