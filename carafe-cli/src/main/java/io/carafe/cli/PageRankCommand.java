@@ -81,10 +81,10 @@ final class PageRankCommand implements Callable<Integer> {
         if (!method.equals("pregel") && !method.equals("pull")) {
             throw new IllegalArgumentException("--algorithm must be pregel or pull, was " + method);
         }
+        PageRank program = new PageRank(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop")); // checks them, for pull too
         if (method.equals("pull")) {
             return pull(start, bound);
         }
-        PageRank program = new PageRank(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"));
         PrintWriter out = spec.commandLine().getOut();
         engine.options(bound + 1L); // options are checked before anything is imported or loaded
         engine.checkLauncher(cluster);

@@ -171,6 +171,9 @@ class PregelCommandsTest {
         assertEquals(CommandLine.ExitCode.USAGE, refused.exit());
         assertTrue(refused.err().contains("--worker-processes is an option of the Pregel engine, and pull runs in this process: add --algorithm"
                 + " pregel to run pagerank on partition workers"), refused.err());
+        Run damping = run("pagerank", "-g", "/nonexistent/graph.txt", "--algorithm", "pull", "--damping", "1.5");
+        assertEquals(CommandLine.ExitCode.USAGE, damping.exit(), "refused before the graph is looked at: " + damping.err());
+        assertTrue(damping.err().contains("--damping must be in [0, 1], was 1.5"), damping.err());
         Run unknown = run("pagerank", "-g", wiki, "--algorithm", "push-pull");
         assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
         assertTrue(unknown.err().contains("--algorithm must be pregel or pull, was push-pull"), unknown.err());
