@@ -42,7 +42,7 @@ final class KernelBench {
      * original id), whether it takes -w, and gapbs's binary and arguments (null if gapbs has
      * no such kernel) with the graph it reads.
      */
-    private record Kernel(String name, List<String> carafe, boolean pregel, List<String> gapbs, Input input) {
+    private record Kernel(String name, List<String> carafe, boolean takesWorkers, List<String> gapbs, Input input) {
         boolean weighted() {
             return input == Input.WEIGHTED;
         }
@@ -227,7 +227,7 @@ final class KernelBench {
             args.add(a.equals(SOURCE) ? Long.toString(source) : a);
         }
         args.addAll(options.graph.arguments(k.weighted()));
-        if (k.pregel()) {
+        if (k.takesWorkers()) {
             args.addAll(List.of("--workers", Integer.toString(options.workers)));
         }
         args.addAll(List.of("--format", "json"));

@@ -2,14 +2,10 @@ package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.carafe.algorithms.online.Parallel;
 import io.carafe.algorithms.online.PullPageRank;
-import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.algorithms.pregel.PageRank;
 import io.carafe.algorithms.pregel.PowerIteration;
 import io.rstore.RStore;
-import io.rstore.cli.JsonReport;
-import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -159,57 +155,18 @@ final class PageRankCommand implements Callable<Integer> {
      * PageRank on -w threads, -n times; the same outputs as the engine's run.
      */
     private int pull(long began, int bound) throws IOException {
-        EngineOptions.refuseEngineOnly(spec, "pull", "pagerank");
-        engine.options(bound + 1L);
-        PrintWriter out = spec.commandLine().getOut();
-        ObjectNode summary = JsonReport.header(spec);
-        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
-             Parallel threads = new Parallel(engine.workers)) {
-            long setupStart = System.nanoTime();
-            ResidentGraph resident = ResidentGraph.read(g.graph());
-            PullPageRank pageRank = new PullPageRank(resident, threads);
-            double setup = (System.nanoTime() - setupStart) / 1e9;
-            System.err.printf("read %s into this process and built its in-edges in %.2f s%n", g.name(), setup);
-            PullPageRank.Result r = null;
-            double[] seconds = new double[engine.trials];
-            for (int t = 0; t < engine.trials; t++) {
-                r = pageRank.run(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"));
-                seconds[t] = r.seconds();
-            }
-            double total = (System.nanoTime() - began) / 1e9;
-            summary.put("algorithm", "pagerank").put("method", "pull").put("graph", g.name()).put("vertices", g.graph().vertexCount())
-                    .put("edges", g.graph().edgeCount()).put("threads", engine.workers);
-            summary.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds()).put("setup", setup)
-                    .put("compute", r.seconds()).put("total", total);
-            int[] best = summarize(summary, g, r.rank(), r.iterations(), r.residual());
-            String trials = engine.trials > 1 ? Trials.report(seconds, "compute", summary, (t, entry) -> { }) : null;
-            if (engine.output != null) {
-                try (Output file = new Output(engine.output)) {
-                    CSVPrinter table = file.table("id", "pagerank");
-                    double[] ranks = r.rank();
-                    for (int v = 0; v < ranks.length; v++) {
-                        table.printRecord(g.originalId(v), ranks[v]);
-                    }
-                    table.flush();
-                    file.commit();
-                }
-                System.err.println("wrote " + engine.output);
-            }
-            boolean ok = !engine.verify || verify(summary, g, r.rank(), r.iterations());
-            summary.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
-            if (JsonReport.json(engine.format)) {
-                JsonReport.print(summary, out);
-            } else {
-                printTable(out, g, best, r.rank(), r.iterations(), r.residual(), "pull with " + Output.count(engine.workers, "thread"),
-                        r.seconds(), total);
-                if (trials != null) {
-                    out.println(trials);
-                    out.flush();
-                }
-            }
+        try (ThreadRun run = ThreadRun.start(spec, graph, cluster, engine, bound + 1L, "pagerank", "pull", began)) {
+            PullPageRank.Result[] last = new PullPageRank.Result[1];
+            run.run(() -> new PullPageRank(run.resident, run.threads),
+                    pageRank -> (last[0] = pageRank.run(damping, bound, tolerance != null ? tolerance : 0, dangling.equals("drop"))).seconds());
+            PullPageRank.Result r = last[0];
+            int[] best = summarize(run.report, run.graph, r.rank(), r.iterations(), r.residual());
+            run.writeValues("pagerank", (v, text) -> text.append(r.rank()[v]));
+            boolean ok = !engine.verify || verify(run.report, run.graph, r.rank(), r.iterations());
+            PrintWriter out = spec.commandLine().getOut();
+            run.finish(out, () -> printTable(out, run.graph, best, r.rank(), r.iterations(), r.residual(),
+                    "pull with " + Output.count(engine.workers, "thread"), run.compute(), run.total()));
             return ok ? 0 : 1;
-        } finally {
-            cluster.stop();
         }
     }
 }

@@ -5,8 +5,6 @@ import io.carafe.algorithms.online.Parallel;
 import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.pregel.VertexProgram;
 import io.rstore.RStore;
-import io.rstore.cli.JsonReport;
-import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -89,8 +87,9 @@ abstract class ProgramCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (threadMethod() != null) {
-            return runOnThreads(threadMethod());
+        String method = threadMethod();
+        if (method != null) {
+            return runOnThreads(method);
         }
         long start = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
@@ -133,65 +132,21 @@ abstract class ProgramCommand implements Callable<Integer> {
      * -o, --verify, the table line or the JSON.
      */
     private int runOnThreads(String method) throws IOException {
-        long began = System.nanoTime();
-        EngineOptions.refuseEngineOnly(spec, method, algorithm());
-        engine.options(maxSupersteps()); // -w, --format and -n checked before anything is loaded
-        PrintWriter out = spec.commandLine().getOut();
-        ObjectNode report = JsonReport.header(spec);
-        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
-             Parallel threads = new Parallel(engine.workers)) {
-            long setupStart = System.nanoTime();
-            ResidentGraph resident = ResidentGraph.read(g.graph());
-            ThreadKernel kernel = threadKernel(g, resident, threads);
-            double setup = (System.nanoTime() - setupStart) / 1e9;
-            System.err.printf("read %s into this process in %.2f s%n", g.name(), setup);
-            double[] seconds = new double[engine.trials];
-            for (int t = 0; t < engine.trials; t++) {
-                seconds[t] = kernel.run();
-            }
-            double compute = seconds[engine.trials - 1];
-            double total = (System.nanoTime() - began) / 1e9;
-            report.put("algorithm", algorithm()).put("method", method).put("graph", g.name())
-                    .put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount()).put("threads", engine.workers);
-            report.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds()).put("setup", setup)
-                    .put("compute", compute).put("total", total);
-            String line = kernel.summarize(report);
-            String trials = engine.trials > 1 ? Trials.report(seconds, "compute", report, (t, entry) -> { }) : null;
-            if (engine.output != null) {
-                try (Output file = new Output(engine.output)) {
-                    CSVPrinter table = file.table("id", valueName());
-                    StringBuilder text = new StringBuilder();
-                    for (int v = 0; v < g.graph().vertexCount(); v++) {
-                        text.setLength(0);
-                        kernel.format(v, text);
-                        table.printRecord(g.originalId(v), text);
-                    }
-                    table.flush();
-                    file.commit();
-                }
-                System.err.println("wrote " + engine.output);
-            }
+        try (ThreadRun run = ThreadRun.start(spec, graph, cluster, engine, maxSupersteps(), algorithm(), method, System.nanoTime())) {
+            ThreadKernel kernel = run.run(() -> threadKernel(run.graph, run.resident, run.threads), ThreadKernel::run);
+            String line = kernel.summarize(run.report);
+            run.writeValues(valueName(), kernel::format);
             int exit = 0;
             if (engine.verify) {
-                String problem = kernel.verify(g);
-                report.put("verified", problem == null);
+                String problem = kernel.verify(run.graph);
+                run.report.put("verified", problem == null);
                 System.err.println(problem == null ? "verify: OK (every value matches an independent implementation)" : "verify: FAILED (" + problem + ")");
                 exit = problem == null ? 0 : 1;
             }
-            report.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
-            if (JsonReport.json(engine.format)) {
-                JsonReport.print(report, out);
-            } else {
-                out.printf("%s on %s: %s; %s with %s, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line, method,
-                        Output.count(engine.workers, "thread"), compute, total);
-                if (trials != null) {
-                    out.println(trials);
-                }
-                out.flush();
-            }
+            PrintWriter out = spec.commandLine().getOut();
+            run.finish(out, () -> out.printf("%s on %s: %s; %s with %s, compute %.2f s, total %.2f s%n", algorithm(), run.graph.name(), line,
+                    method, Output.count(engine.workers, "thread"), run.compute(), run.total()));
             return exit;
-        } finally {
-            cluster.stop();
         }
     }
 

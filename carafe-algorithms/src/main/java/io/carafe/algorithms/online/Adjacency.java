@@ -7,14 +7,6 @@ package io.carafe.algorithms.online;
  * MemorySegment made Δ-stepping 1.5x slower).
  */
 record Adjacency(int[] start, int[] targets) {
-    int first(int v) {
-        return start[v];
-    }
-
-    int end(int v) {
-        return start[v + 1];
-    }
-
     int degree(int v) {
         return start[v + 1] - start[v];
     }

@@ -28,21 +28,17 @@ public final class ResidentGraph {
     private final Adjacency out;
     private Adjacency in;     // built when first asked for
     private double[] weights; // read when first asked for
-    private double inSeconds;
     private final MemorySegment records;
-    private final double readSeconds;
 
-    private ResidentGraph(CarafeGraph graph, Adjacency out, MemorySegment records, double readSeconds) {
+    private ResidentGraph(CarafeGraph graph, Adjacency out, MemorySegment records) {
         this.graph = graph;
         this.vertices = graph.vertexCount();
         this.out = out;
         this.records = records;
-        this.readSeconds = readSeconds;
     }
 
     /** Reads {@code graph}'s records and targets; the records stay in the graph's mapping (original ids), so keep it open. */
     public static ResidentGraph read(CarafeGraph graph) {
-        long began = System.nanoTime();
         int n = graph.vertexCount();
         long m = graph.edgeCount();
         if (m > Integer.MAX_VALUE - 8) {
@@ -66,7 +62,7 @@ public final class ResidentGraph {
         }
         int[] targets = new int[(int) m];
         MemorySegment.copy(graph.edgeTargets().segment(), ValueLayout.JAVA_INT_UNALIGNED, 0, targets, 0, (int) m);
-        return new ResidentGraph(graph, new Adjacency(start, targets), records, (System.nanoTime() - began) / 1e9);
+        return new ResidentGraph(graph, new Adjacency(start, targets), records);
     }
 
     private static void readWhole(Batch batch, Mapping mapping, long bytes) {
@@ -85,16 +81,6 @@ public final class ResidentGraph {
 
     public long edgeCount() {
         return out.edges();
-    }
-
-    /** Seconds the reads took. */
-    public double readSeconds() {
-        return readSeconds;
-    }
-
-    /** Seconds building the in-edges took (0 if they were not built, or the graph stores both directions). */
-    public double inEdgeSeconds() {
-        return inSeconds;
     }
 
     public long originalId(int v) {
@@ -133,7 +119,6 @@ public final class ResidentGraph {
             in = out;
             return in;
         }
-        long began = System.nanoTime();
         int[] targets = out.targets();
         int[] start = new int[vertices + 1];
         for (int t : targets) {
@@ -151,7 +136,6 @@ public final class ResidentGraph {
             }
         }
         in = new Adjacency(start, sources);
-        inSeconds = (System.nanoTime() - began) / 1e9;
         return in;
     }
 }
