@@ -62,8 +62,9 @@ final class GraphsCommand implements Runnable {
                         g.put("state", "complete").put("directed", h.directed()).put("weighted", h.weighted())
                                 .put("vertices", h.vertexCount()).put("edges", h.edgeCount()).put("sourceBytes", h.sourceBytes())
                                 .put("sourceModified", h.sourceModifiedMillis() == 0 ? null : Instant.ofEpochMilli(h.sourceModifiedMillis()).toString());
-                    } catch (GraphStoreException incomplete) {
-                        g.put("state", "incomplete");
+                    } catch (GraphStoreException unreadable) {
+                        int version = CarafeGraph.formatVersion(rstore, name); // loaded by an older Carafe, or a load that died
+                        g.put("state", version == GraphHeader.FORMAT_VERSION ? "incomplete" : "format-" + version);
                     }
                 }
                 if (json) {

@@ -417,6 +417,22 @@ class CarafeCliTest {
             assertEquals(7_115, graphs.get(0).get("vertices").asLong());
             assertFalse(graphs.get(0).get("directed").asBoolean());
 
+            // as if loaded by an older Carafe (format 1, no in-edges): listed as such, refused naming the ways out, replaced on request
+            try (io.rstore.RStore client = io.rstore.RStore.connect(uri, settings);
+                 io.rstore.Mapping m = client.joinNamespace(io.carafe.graph.CarafeGraph.namespace("wiki-Vote", "meta"))
+                         .raddress(io.rstore.RStore.RSTORE_INIT_RADDRESS).map(io.rstore.MapFlags.PREFETCH)) {
+                m.segment().set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 8, 1); // the header's format version
+                m.write();
+            }
+            Run oldList = run("graphs", "list", "--cluster", uri);
+            assertTrue(oldList.out().matches("(?s).*wiki-Vote\\s+format-1\\s.*"), oldList.out());
+            Run old = runSeeingStderr("wcc", "-g", wiki, "--duplicates", "keep", "--cluster", uri);
+            assertEquals(CarafeCli.EXIT_INPUT, old.exit(), old.err());
+            assertTrue(old.err().contains("format 1") && old.err().contains("--replace") && old.err().contains("carafe graphs drop wiki-Vote"), old.err());
+            Run reloaded = runSeeingStderr("wcc", "-g", wiki, "--duplicates", "keep", "--replace", "--cluster", uri);
+            assertEquals(0, reloaded.exit(), reloaded.err());
+            assertTrue(reloaded.out().contains("the largest has 7,066 of 7,115 vertices"), reloaded.out());
+
             assertEquals(0, run("graphs", "drop", "wiki-Vote", "--cluster", uri).exit());
             assertTrue(run("graphs", "list", "--cluster", uri).out().contains("0 graphs in"));
             Run gone = run("graphs", "drop", "wiki-Vote", "--cluster", uri);

@@ -2,6 +2,7 @@ package io.carafe.graph;
 
 import io.carafe.importer.GraphFile;
 import io.rstore.AllocFlags;
+import io.rstore.Batch;
 import io.rstore.ErrorCode;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
@@ -20,7 +21,9 @@ import java.util.regex.Pattern;
 /**
  * A graph stored in RStore, as namespaces {@code carafe/NAME/meta} (the {@link GraphHeader}
  * at the init address), {@code .../vertices} ({@link VertexLayout} records),
- * {@code .../edges} and {@code .../weights} ({@link EdgeLayout}).
+ * {@code .../edges} and {@code .../weights} ({@link EdgeLayout}) and, for a directed graph,
+ * its in-edges in {@code .../in-offsets}, {@code .../in-sources} and {@code .../in-weights}
+ * (one namespace per {@link GraphHeader.Section}).
  *
  * <p>Opening a graph maps each array once (the control path: one master call per array);
  * vertex handles and edge iterators then pull only the bytes they need with one-sided
@@ -34,17 +37,15 @@ public final class CarafeGraph implements AutoCloseable {
     private final RStore rstore;
     private final String name;
     private final GraphHeader header;
+    private final Mapping[] sections; // by Section ordinal; null where the graph has none
     private final Mapping vertices;
-    private final Mapping edges;
-    private final Mapping weights;
 
-    private CarafeGraph(RStore rstore, String name, GraphHeader header, Mapping vertices, Mapping edges, Mapping weights) {
+    private CarafeGraph(RStore rstore, String name, GraphHeader header, Mapping[] sections) {
         this.rstore = rstore;
         this.name = name;
         this.header = header;
-        this.vertices = vertices;
-        this.edges = edges;
-        this.weights = weights;
+        this.sections = sections;
+        this.vertices = sections[GraphHeader.Section.VERTICES.ordinal()];
     }
 
     /** The namespace holding one part (meta, vertices, edges, weights) of a graph. */
@@ -83,19 +84,24 @@ public final class CarafeGraph implements AutoCloseable {
         checkName(name);
         GraphHeader h = file.header();
         List<String> created = new ArrayList<>();
-        long total = h.verticesBytes() + h.edgesBytes() + (h.weighted() ? h.weightsBytes() : 0);
         try (io.carafe.progress.Progress bar = progress == null ? null
-                : io.carafe.progress.Progress.start(progress, "loading " + name + " into RStore", total, " MB", 1 << 20)) {
+                : io.carafe.progress.Progress.start(progress, "loading " + name + " into RStore", h.totalBytes(), " MB", 1 << 20)) {
             Namespace meta = createPart(rstore, name, "meta", created);
             RAddress metaSegment = meta.bootstrap(GraphHeader.BYTES);
-            RAddress v = load(createPart(rstore, name, "vertices", created), file, h.verticesAt(), h.verticesBytes());
-            loaded(bar, h.verticesBytes(), "vertices");
-            RAddress e = load(createPart(rstore, name, "edges", created), file, h.edgesAt(), h.edgesBytes());
-            loaded(bar, h.verticesBytes() + h.edgesBytes(), "edges");
-            RAddress w = h.weighted() ? load(createPart(rstore, name, "weights", created), file, h.weightsAt(), h.weightsBytes()) : null;
-            loaded(bar, total, "weights");
+            long[] at = new long[GraphHeader.Section.values().length];
+            long done = 0;
+            for (GraphHeader.Section s : GraphHeader.Section.values()) {
+                at[s.ordinal()] = -1;
+                if (h.has(s)) {
+                    at[s.ordinal()] = load(createPart(rstore, name, s.part(), created), file, h.at(s), h.bytes(s)).address();
+                    done += h.bytes(s);
+                    if (bar != null) {
+                        bar.update(done, s.part() + " loaded");
+                    }
+                }
+            }
             try (Mapping m = metaSegment.map(MapFlags.NONE)) {
-                h.withState(GraphHeader.BUILDING).withSections(v.address(), e.address(), w == null ? -1 : w.address()).writeTo(m.segment());
+                h.withState(GraphHeader.BUILDING).withSections(at).writeTo(m.segment());
                 m.write();
                 m.segment().set(ValueLayout.JAVA_INT_UNALIGNED, GraphHeader.stateOffset(), GraphHeader.COMPLETE);
                 m.write(GraphHeader.stateOffset(), Integer.BYTES);
@@ -113,12 +119,6 @@ public final class CarafeGraph implements AutoCloseable {
                         + name + ") or pick another name", failure);
             }
             throw failure;
-        }
-    }
-
-    private static void loaded(io.carafe.progress.Progress bar, long bytes, String part) {
-        if (bar != null) {
-            bar.update(bytes, part + " loaded");
         }
     }
 
@@ -154,13 +154,27 @@ public final class CarafeGraph implements AutoCloseable {
             header = GraphHeader.readFrom(m.segment());
         }
         if (header == null) {
-            throw new GraphStoreException("'" + name + "' in RStore is not a Carafe graph of format " + GraphHeader.FORMAT_VERSION);
+            int version = formatVersion(meta);
+            throw new GraphStoreException("'" + name + "' in RStore is " + (version < 0 ? "not a Carafe graph" : "a Carafe graph of format " + version)
+                    + "; this Carafe reads format " + GraphHeader.FORMAT_VERSION + ": load it again (--replace, or carafe graphs drop " + name + " first)");
         }
         if (header.state() != GraphHeader.COMPLETE) {
             throw new GraphStoreException("graph '" + name + "' is incomplete (its load failed or is still running); delete it (carafe graphs drop "
                     + name + ", or --replace) and load it again");
         }
         return header;
+    }
+
+    /** The format version of the graph's header (-1 when it is not a Carafe graph); format {@link GraphHeader#FORMAT_VERSION} is read. */
+    public static int formatVersion(RStore rstore, String name) {
+        checkName(name);
+        return formatVersion(joinMeta(rstore, name));
+    }
+
+    private static int formatVersion(Namespace meta) {
+        try (Mapping m = meta.raddress(RStore.RSTORE_INIT_RADDRESS).map(MapFlags.READ_ONLY | MapFlags.PREFETCH)) {
+            return GraphHeader.formatVersion(m.segment());
+        }
     }
 
     private static Namespace joinMeta(RStore rstore, String name) {
@@ -174,35 +188,71 @@ public final class CarafeGraph implements AutoCloseable {
         }
     }
 
+    /**
+     * The out-degrees of vertices {@code [from, to)} of a graph in RStore, from their records
+     * alone (4 MiB reads, all in flight); for setup work that needs every vertex's degree.
+     */
+    public static int[] outDegrees(RStore rstore, String name, int from, int to) {
+        GraphHeader header = readHeader(rstore, name);
+        if (from < 0 || to > header.vertexCount() || from > to) {
+            throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + header.vertexCount());
+        }
+        int[] degrees = new int[to - from];
+        if (from == to) {
+            return degrees;
+        }
+        RAddress records = rstore.joinNamespace(namespace(name, GraphHeader.Section.VERTICES.part())).raddress(header.verticesAt());
+        try (Mapping m = records.map(VertexLayout.offset(from), (long) (to - from) * VertexLayout.BYTES, MapFlags.READ_ONLY)) {
+            Batch batch = new Batch();
+            for (long at = 0; at < m.length(); at += SequentialEdgeIterator.WINDOW_BYTES) {
+                batch.read(m, at, Math.min(SequentialEdgeIterator.WINDOW_BYTES, m.length() - at));
+            }
+            batch.join();
+            for (int i = 0; i < degrees.length; i++) {
+                degrees[i] = VertexLayout.degree(m.segment(), i);
+            }
+        }
+        return degrees;
+    }
+
     /** Opens a graph stored in RStore: reads its header and maps its arrays. */
     public static CarafeGraph open(RStore rstore, String name) {
         checkName(name);
         Namespace meta = joinMeta(rstore, name);
         GraphHeader header = readHeader(meta, name);
-        List<Mapping> opened = new ArrayList<>();
+        Mapping[] sections = new Mapping[GraphHeader.Section.values().length];
         try {
-            Mapping v = mapPart(rstore, name, "vertices", header.verticesAt(), header.verticesBytes(), opened);
-            Mapping e = mapPart(rstore, name, "edges", header.edgesAt(), header.edgesBytes(), opened);
-            Mapping w = header.weighted() ? mapPart(rstore, name, "weights", header.weightsAt(), header.weightsBytes(), opened) : null;
-            return new CarafeGraph(rstore, name, header, v, e, w);
+            for (GraphHeader.Section s : GraphHeader.Section.values()) {
+                if (header.has(s)) {
+                    RAddress segment = rstore.joinNamespace(namespace(name, s.part())).raddress(header.at(s));
+                    sections[s.ordinal()] = segment.map(0, Math.max(header.bytes(s), 1), MapFlags.READ_ONLY);
+                }
+            }
+            return new CarafeGraph(rstore, name, header, sections);
         } catch (RuntimeException failure) {
-            opened.forEach(Mapping::close);
+            closeAll(sections);
             throw failure;
         }
     }
 
-    private static Mapping mapPart(RStore rstore, String graph, String part, long address, long bytes, List<Mapping> opened) {
-        RAddress segment = rstore.joinNamespace(namespace(graph, part)).raddress(address);
-        Mapping m = segment.map(0, Math.max(bytes, 1), MapFlags.READ_ONLY);
-        opened.add(m);
-        return m;
+    private static void closeAll(Mapping[] mappings) {
+        for (Mapping m : mappings) {
+            if (m != null) {
+                m.close();
+            }
+        }
     }
 
     /** Deletes a graph's namespaces (meta last, so a half-deleted graph is never taken for a whole one). */
     public static void delete(RStore rstore, String name) {
         checkName(name);
         boolean any = false;
-        for (String part : new String[] {"weights", "edges", "vertices", "meta"}) {
+        List<String> parts = new ArrayList<>();
+        for (GraphHeader.Section s : GraphHeader.Section.values()) {
+            parts.addFirst(s.part());
+        }
+        parts.add("meta");
+        for (String part : parts) {
             try {
                 rstore.deleteNamespace(namespace(name, part));
                 any = true;
@@ -308,11 +358,16 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     public Mapping edgeTargets() {
-        return edges;
+        return section(GraphHeader.Section.EDGES);
     }
 
     public Mapping edgeWeights() {
-        return weights;
+        return section(GraphHeader.Section.WEIGHTS);
+    }
+
+    /** A mapped section; null when the graph has none (see {@link GraphHeader#has}). */
+    public Mapping section(GraphHeader.Section s) {
+        return sections[s.ordinal()];
     }
 
     void checkVertex(int id) {
@@ -323,11 +378,7 @@ public final class CarafeGraph implements AutoCloseable {
 
     @Override
     public void close() {
-        vertices.close();
-        edges.close();
-        if (weights != null) {
-            weights.close();
-        }
+        closeAll(sections);
     }
 
     @Override

@@ -16,8 +16,15 @@ import java.lang.foreign.ValueLayout;
  * 56  vertices at (long)   64  edges at (long)        72 weights at (long, -1 if none)
  *     (file offsets in a cache file; segment addresses in RStore)
  * 80  source bytes (long)  88  source modified ms    96 import options fingerprint (long)
- * 104 partition count (int) ... up to BYTES
+ * 104 in-offsets at (long) 112 in-sources at (long)  120 in-weights at (long)
+ *     (-1 where absent) ... zeros up to BYTES
  * </pre>
+ *
+ * <p>A directed graph also stores its in-edges (format 2 on): per vertex the index of its
+ * first in-edge ({@code vertexCount + 1} longs), the sources of the in-edges grouped by
+ * target and ascending within a group, and their weights when the graph is weighted. They
+ * are built once, at import, so no job scans the whole graph to find what points at its
+ * vertices. An undirected graph stores each edge both ways, so its out-edges are its in-edges.
  */
 public record GraphHeader(
         int state,
@@ -32,11 +39,15 @@ public record GraphHeader(
         long weightsAt,
         long sourceBytes,
         long sourceModifiedMillis,
-        long optionsFingerprint) {
+        long optionsFingerprint,
+        long inOffsetsAt,
+        long inSourcesAt,
+        long inWeightsAt) {
 
     public static final long BYTES = 4096;
     public static final long MAGIC = 0x31474546_41524143L; // "CARAFEG1" little-endian
-    public static final int FORMAT_VERSION = 1;
+    /** 2: in-edges stored for directed graphs. Files and graphs of other versions are not read (imports build them again). */
+    public static final int FORMAT_VERSION = 2;
     public static final int BUILDING = 0;
     public static final int COMPLETE = 1;
 
@@ -59,6 +70,9 @@ public record GraphHeader(
     private static final long SOURCE_BYTES_AT = 80;
     private static final long SOURCE_MODIFIED_AT = 88;
     private static final long FINGERPRINT_AT = 96;
+    private static final long IN_OFFSETS_AT = 104;
+    private static final long IN_SOURCES_AT = 112;
+    private static final long IN_WEIGHTS_AT = 120;
 
     /**
      * Whether both headers describe the same graph: imported from a source of the same size
@@ -78,24 +92,85 @@ public record GraphHeader(
 
     public GraphHeader withState(int newState) {
         return new GraphHeader(newState, directed, weighted, vertexCount, edgeCount, minWeight, maxWeight,
-                verticesAt, edgesAt, weightsAt, sourceBytes, sourceModifiedMillis, optionsFingerprint);
+                verticesAt, edgesAt, weightsAt, sourceBytes, sourceModifiedMillis, optionsFingerprint, inOffsetsAt, inSourcesAt, inWeightsAt);
     }
 
-    public GraphHeader withSections(long vertices, long edges, long weights) {
+    /** The header with each section at {@code at[section.ordinal()]} (-1 for a section the graph does not have). */
+    public GraphHeader withSections(long[] at) {
         return new GraphHeader(state, directed, weighted, vertexCount, edgeCount, minWeight, maxWeight,
-                vertices, edges, weights, sourceBytes, sourceModifiedMillis, optionsFingerprint);
+                at[0], at[1], at[2], sourceBytes, sourceModifiedMillis, optionsFingerprint, at[3], at[4], at[5]);
+    }
+
+    /** A graph's arrays: sections of its cache file, and segments (one namespace each) in RStore. */
+    public enum Section {
+        VERTICES("vertices"), EDGES("edges"), WEIGHTS("weights"), IN_OFFSETS("in-offsets"), IN_SOURCES("in-sources"), IN_WEIGHTS("in-weights");
+
+        private final String part;
+
+        Section(String part) {
+            this.part = part;
+        }
+
+        /** The name of its namespace under the graph's, {@code carafe/NAME/PART}. */
+        public String part() {
+            return part;
+        }
+    }
+
+    /** Whether the graph has this section: weights when weighted, in-edges when directed. */
+    public boolean has(Section s) {
+        return switch (s) {
+            case VERTICES, EDGES -> true;
+            case WEIGHTS -> weighted;
+            case IN_OFFSETS, IN_SOURCES -> directed;
+            case IN_WEIGHTS -> directed && weighted;
+        };
+    }
+
+    /** Where a section starts (a file offset, or a segment address in RStore); -1 when the graph has none. */
+    public long at(Section s) {
+        return switch (s) {
+            case VERTICES -> verticesAt;
+            case EDGES -> edgesAt;
+            case WEIGHTS -> weightsAt;
+            case IN_OFFSETS -> inOffsetsAt;
+            case IN_SOURCES -> inSourcesAt;
+            case IN_WEIGHTS -> inWeightsAt;
+        };
+    }
+
+    /** A section's length in bytes; 0 when the graph has none. */
+    public long bytes(Section s) {
+        if (!has(s)) {
+            return 0;
+        }
+        return switch (s) {
+            case VERTICES -> vertexCount * VertexLayout.BYTES;
+            case EDGES, IN_SOURCES -> edgeCount * Integer.BYTES;
+            case WEIGHTS, IN_WEIGHTS -> edgeCount * Double.BYTES;
+            case IN_OFFSETS -> (vertexCount + 1) * Long.BYTES;
+        };
+    }
+
+    /** The bytes of every section together. */
+    public long totalBytes() {
+        long total = 0;
+        for (Section s : Section.values()) {
+            total += bytes(s);
+        }
+        return total;
     }
 
     public long verticesBytes() {
-        return vertexCount * VertexLayout.BYTES;
+        return bytes(Section.VERTICES);
     }
 
     public long edgesBytes() {
-        return edgeCount * Integer.BYTES;
+        return bytes(Section.EDGES);
     }
 
     public long weightsBytes() {
-        return weighted ? edgeCount * Double.BYTES : 0;
+        return bytes(Section.WEIGHTS);
     }
 
     public void writeTo(MemorySegment s) {
@@ -115,6 +190,14 @@ public record GraphHeader(
         s.set(LONG, SOURCE_BYTES_AT, sourceBytes);
         s.set(LONG, SOURCE_MODIFIED_AT, sourceModifiedMillis);
         s.set(LONG, FINGERPRINT_AT, optionsFingerprint);
+        s.set(LONG, IN_OFFSETS_AT, inOffsetsAt);
+        s.set(LONG, IN_SOURCES_AT, inSourcesAt);
+        s.set(LONG, IN_WEIGHTS_AT, inWeightsAt);
+    }
+
+    /** The format version the bytes claim, or -1 when they do not start with the magic. */
+    public static int formatVersion(MemorySegment s) {
+        return s.byteSize() >= BYTES && s.get(LONG, MAGIC_AT) == MAGIC ? s.get(INT, VERSION_AT) : -1;
     }
 
     /** Reads a header; {@code null} if the bytes do not start with the magic and this version. */
@@ -128,6 +211,7 @@ public record GraphHeader(
                 s.get(LONG, VERTEX_COUNT_AT), s.get(LONG, EDGE_COUNT_AT),
                 s.get(DOUBLE, MIN_WEIGHT_AT), s.get(DOUBLE, MAX_WEIGHT_AT),
                 s.get(LONG, VERTICES_AT), s.get(LONG, EDGES_AT), s.get(LONG, WEIGHTS_AT),
-                s.get(LONG, SOURCE_BYTES_AT), s.get(LONG, SOURCE_MODIFIED_AT), s.get(LONG, FINGERPRINT_AT));
+                s.get(LONG, SOURCE_BYTES_AT), s.get(LONG, SOURCE_MODIFIED_AT), s.get(LONG, FINGERPRINT_AT),
+                s.get(LONG, IN_OFFSETS_AT), s.get(LONG, IN_SOURCES_AT), s.get(LONG, IN_WEIGHTS_AT));
     }
 }

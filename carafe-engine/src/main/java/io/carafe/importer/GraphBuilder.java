@@ -288,7 +288,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         report.vertices = n;
         report.edges = write;
         GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, !options.undirected(), adjacencyWeights != null, n, write,
-                write == 0 ? 0 : min, write == 0 ? 0 : max, 0, 0, -1, sourceBytes, sourceModifiedMillis, options.fingerprint());
+                write == 0 ? 0 : min, write == 0 ? 0 : max, 0, 0, -1, sourceBytes, sourceModifiedMillis, options.fingerprint(), -1, -1, -1);
         step(progress, 4, "lists sorted");
         writeFile(file, header, sortedOriginals, offsets, adjacency, adjacencyWeights);
         step(progress, 5, "written");
@@ -301,13 +301,23 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         }
     }
 
+    /**
+     * Writes the graph file: header, vertex records, targets, weights and, for a directed
+     * graph, its in-edges (built here from the out-edges: a counting sort by target, so each
+     * target's sources come out ascending).
+     */
     static void writeFile(Path file, GraphHeader header, long[] originalIds, long[] offsets, int[] adjacency, double[] adjacencyWeights) {
         long n = header.vertexCount();
         long m = header.edgeCount();
-        long verticesAt = sectionAt(GraphHeader.BYTES, header.verticesBytes());
-        long edgesAt = sectionAt(verticesAt + header.verticesBytes(), header.edgesBytes());
-        long weightsAt = header.weighted() ? sectionAt(edgesAt + header.edgesBytes(), header.weightsBytes()) : -1;
-        long size = header.weighted() ? weightsAt + header.weightsBytes() : edgesAt + header.edgesBytes();
+        InEdgeArrays in = header.directed() ? InEdgeArrays.of((int) n, offsets, adjacency, adjacencyWeights) : null;
+        long[] at = new long[GraphHeader.Section.values().length];
+        long size = GraphHeader.BYTES;
+        for (GraphHeader.Section section : GraphHeader.Section.values()) {
+            long bytes = header.bytes(section);
+            at[section.ordinal()] = header.has(section) ? sectionAt(size, bytes) : -1;
+            size = header.has(section) ? at[section.ordinal()] + bytes : size;
+        }
+        GraphHeader placed = header.withSections(at);
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
@@ -315,14 +325,21 @@ public final class GraphBuilder implements EdgeListParser.Sink {
                     StandardOpenOption.READ, StandardOpenOption.WRITE);
                  Arena arena = Arena.ofConfined()) {
                 MemorySegment out = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-                header.withSections(verticesAt, edgesAt, weightsAt).writeTo(out);
-                MemorySegment records = out.asSlice(verticesAt, header.verticesBytes());
+                placed.writeTo(out);
+                MemorySegment records = out.asSlice(placed.verticesAt(), header.verticesBytes());
                 for (int v = 0; v < n; v++) {
                     VertexLayout.write(records, v, originalIds[v], offsets[v], (int) (offsets[v + 1] - offsets[v]));
                 }
-                MemorySegment.copy(adjacency, 0, out, ValueLayout.JAVA_INT_UNALIGNED, edgesAt, (int) m);
+                MemorySegment.copy(adjacency, 0, out, ValueLayout.JAVA_INT_UNALIGNED, placed.edgesAt(), (int) m);
                 if (header.weighted()) {
-                    MemorySegment.copy(adjacencyWeights, 0, out, ValueLayout.JAVA_DOUBLE_UNALIGNED, weightsAt, (int) m);
+                    MemorySegment.copy(adjacencyWeights, 0, out, ValueLayout.JAVA_DOUBLE_UNALIGNED, placed.weightsAt(), (int) m);
+                }
+                if (in != null) {
+                    MemorySegment.copy(in.offsets, 0, out, ValueLayout.JAVA_LONG_UNALIGNED, placed.inOffsetsAt(), (int) n + 1);
+                    MemorySegment.copy(in.sources, 0, out, ValueLayout.JAVA_INT_UNALIGNED, placed.inSourcesAt(), (int) m);
+                    if (in.weights != null) {
+                        MemorySegment.copy(in.weights, 0, out, ValueLayout.JAVA_DOUBLE_UNALIGNED, placed.inWeightsAt(), (int) m);
+                    }
                 }
                 out.force();
             }
@@ -352,6 +369,33 @@ public final class GraphBuilder implements EdgeListParser.Sink {
 
     private static long align(long at, long to) {
         return (at + to - 1) / to * to;
+    }
+
+    /** A directed graph's in-edges, transposed from its out-edges. */
+    private record InEdgeArrays(long[] offsets, int[] sources, double[] weights) {
+        static InEdgeArrays of(int n, long[] offsets, int[] targets, double[] weights) {
+            int m = (int) offsets[n];
+            long[] inOffsets = new long[n + 1];
+            for (int e = 0; e < m; e++) {
+                inOffsets[targets[e] + 1]++;
+            }
+            for (int v = 0; v < n; v++) {
+                inOffsets[v + 1] += inOffsets[v];
+            }
+            long[] next = java.util.Arrays.copyOf(inOffsets, n);
+            int[] sources = new int[m];
+            double[] inWeights = weights == null ? null : new double[m];
+            for (int v = 0; v < n; v++) {
+                for (int e = (int) offsets[v], end = (int) offsets[v + 1]; e < end; e++) {
+                    int at = (int) next[targets[e]]++;
+                    sources[at] = v;
+                    if (inWeights != null) {
+                        inWeights[at] = weights[e];
+                    }
+                }
+            }
+            return new InEdgeArrays(inOffsets, sources, inWeights);
+        }
     }
 
     /** Sorts an adjacency range by target, then weight, moving weights along; one instance for all vertices. */

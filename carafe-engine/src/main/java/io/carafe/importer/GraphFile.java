@@ -11,23 +11,22 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A graph's binary file (the import cache), mapped read-only: the header and the
- * vertex-record, target and weight sections, in the layouts of {@link io.carafe.graph}.
+ * vertex-record, target and weight sections (and a directed graph's in-edges), in the
+ * layouts of {@link io.carafe.graph}.
  */
 public final class GraphFile implements AutoCloseable {
     private final Path path;
     private final Arena arena;
     private final GraphHeader header;
-    private final MemorySegment vertices;
-    private final MemorySegment edges;
-    private final MemorySegment weights;
+    private final MemorySegment[] sections = new MemorySegment[GraphHeader.Section.values().length];
 
     private GraphFile(Path path, Arena arena, GraphHeader header, MemorySegment all) {
         this.path = path;
         this.arena = arena;
         this.header = header;
-        this.vertices = all.asSlice(header.verticesAt(), header.verticesBytes());
-        this.edges = all.asSlice(header.edgesAt(), header.edgesBytes());
-        this.weights = header.weighted() ? all.asSlice(header.weightsAt(), header.weightsBytes()) : null;
+        for (GraphHeader.Section s : GraphHeader.Section.values()) {
+            sections[s.ordinal()] = header.has(s) ? all.asSlice(header.at(s), header.bytes(s)) : null;
+        }
     }
 
     /** Opens a graph file; {@code null} when it is not a complete graph file of this version. */
@@ -53,9 +52,15 @@ public final class GraphFile implements AutoCloseable {
     }
 
     private static boolean fits(GraphHeader h, long size) {
-        return h.vertexCount() >= 0 && h.edgeCount() >= 0
-                && h.verticesAt() + h.verticesBytes() <= size && h.edgesAt() + h.edgesBytes() <= size
-                && (!h.weighted() || h.weightsAt() + h.weightsBytes() <= size);
+        if (h.vertexCount() < 0 || h.edgeCount() < 0) {
+            return false;
+        }
+        for (GraphHeader.Section s : GraphHeader.Section.values()) {
+            if (h.has(s) && (h.at(s) < GraphHeader.BYTES || h.at(s) + h.bytes(s) > size)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Path path() {
@@ -66,17 +71,22 @@ public final class GraphFile implements AutoCloseable {
         return header;
     }
 
+    /** A section of the file; null when the graph has none (see {@link GraphHeader#has}). */
+    public MemorySegment section(GraphHeader.Section s) {
+        return sections[s.ordinal()];
+    }
+
     public MemorySegment vertices() {
-        return vertices;
+        return section(GraphHeader.Section.VERTICES);
     }
 
     public MemorySegment edges() {
-        return edges;
+        return section(GraphHeader.Section.EDGES);
     }
 
     /** Null when the graph has no weights (every edge weighs 1). */
     public MemorySegment weights() {
-        return weights;
+        return section(GraphHeader.Section.WEIGHTS);
     }
 
     @Override

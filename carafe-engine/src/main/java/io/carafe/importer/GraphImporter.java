@@ -129,7 +129,7 @@ public final class GraphImporter {
             }
         }
         GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, t.directed(), true, n, m, m == 0 ? 0 : min, m == 0 ? 0 : max, 0, 0, -1,
-                t.sourceBytes(), t.sourceModifiedMillis(), options.fingerprint());
+                t.sourceBytes(), t.sourceModifiedMillis(), options.fingerprint(), -1, -1, -1);
         GraphBuilder.writeFile(cache, header, originalIds, offsets, adjacency, weights);
         GraphFile file = GraphFile.open(cache);
         if (file == null) {

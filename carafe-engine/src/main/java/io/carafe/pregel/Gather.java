@@ -1,7 +1,7 @@
 package io.carafe.pregel;
 
-import io.carafe.graph.GraphPartition;
-import io.carafe.graph.SequentialEdgeIterator;
+import io.carafe.graph.CarafeGraph;
+import io.carafe.graph.InEdgeLists;
 import io.rstore.AllocFlags;
 import io.rstore.Batch;
 import io.rstore.MapFlags;
@@ -18,9 +18,9 @@ import java.util.Arrays;
  * One partition worker's side of {@link Messaging#GATHER}. Each partition publishes one
  * value per <em>slot</em> — its vertices with out-edges, heaviest (most out-edges) first —
  * and every partition reads all of them into one array; a receiver then combines, for each
- * of its vertices, the values of its in-neighbours' slots. The in-edges are built once, at
- * setup, by scanning the whole graph: every worker computes every partition's slots from
- * the degrees alone, so no edge list crosses between workers.
+ * of its vertices, the values of its in-neighbours' slots. Every worker computes every
+ * partition's slots from the out-degrees alone and reads its own vertices' in-edges from
+ * the graph (stored with it at import), so no edge list crosses between workers.
  *
  * <p>Why slots and not vertex ids: the combine loop loads one value per edge at a random
  * place, and the heavy senders are read most. Packing them at the front keeps the hot
@@ -29,9 +29,6 @@ import java.util.Arrays;
  * vertices without out-edges out shrinks the array too (by half on that graph).
  */
 final class Gather implements AutoCloseable {
-    /** Local vertices per block of the in-edge sort: a block's counters and in-edges stay in cache while it is placed. */
-    private static final int BLOCK_SHIFT = 12;
-
     private final int partitions;
     private final int index;
     private final int from;
@@ -85,122 +82,53 @@ final class Gather implements AutoCloseable {
     }
 
     /**
-     * Reads the whole graph, a partition at a time, scanning each twice: first its degrees
-     * (its slots) and how many of its edges end in each block of local vertices, then those
-     * edges as (local vertex, source slot) pairs appended to their block. Last, the pairs
-     * are placed by vertex, a block at a time. Placing each edge straight into its vertex's
-     * list cost a cache miss per edge.
+     * Every vertex's out-degree (the vertex records alone) gives every partition's slots;
+     * this partition's in-edges come from the graph's in-edge sections (built at import),
+     * their sources then renamed to slots. No worker reads another's edges.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, DoubleCombiner combiner) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
-        int blocks = (size >>> BLOCK_SHIFT) + 1;
+        int[] slotOf = CarafeGraph.outDegrees(rstore, graph, 0, partitioning.end(partitions - 1)); // degrees, then slots
+        int[] degree = Arrays.copyOfRange(slotOf, from, from + size);
         long[] slots = new long[partitions];
         int[] base = new int[partitions + 1];
+        for (int j = 0; j < partitions; j++) {
+            slots[j] = assignSlots(slotOf, partitioning.start(j), partitioning.end(j), base[j]);
+            long next = base[j] + ((slots[j] + 63) & -64L);
+            if (next > Integer.MAX_VALUE - 64) {
+                throw new IllegalStateException("too many vertices with out-edges to gather in one array (" + next + ")");
+            }
+            base[j + 1] = (int) next;
+        }
         int[] mySlot = new int[size];
-        int[] degree = new int[size];
-        long[][] pairs = new long[partitions][];
-        long edgesIn = 0;
-        for (int j = 0; j < partitions; j++) {
-            int start = partitioning.start(j);
-            int[] slotOf = new int[partitioning.end(j) - start];
-            int[] blockFill = new int[blocks + 1];
-            try (GraphPartition part = GraphPartition.open(rstore, graph, start, partitioning.end(j))) {
-                SequentialEdgeIterator scan = part.scan();
-                countIntoBlocks(scan, start, from, size, slotOf, blockFill);
-                if (j == index) {
-                    System.arraycopy(slotOf, 0, degree, 0, size);
-                }
-                slots[j] = assignSlots(slotOf, base[j]);
-                long next = base[j] + ((slots[j] + 63) & -64L);
-                if (next > Integer.MAX_VALUE - 64) {
-                    throw new IllegalStateException("too many vertices with out-edges to gather in one array (" + next + ")");
-                }
-                base[j + 1] = (int) next;
-                long count = 0;
-                for (int b = 0; b < blocks; b++) {
-                    count += blockFill[b + 1];
-                    blockFill[b + 1] = (int) count; // checked below
-                }
-                edgesIn += count;
-                if (edgesIn > Integer.MAX_VALUE - 8) {
-                    throw new IllegalStateException("partition " + index + " has more than 2^31 in-edges; use more workers or --messaging push");
-                }
-                pairs[j] = new long[(int) count];
-                scan.restart();
-                appendPairs(scan, start, from, size, slotOf, blockFill, pairs[j]);
-            }
-            if (j == index) {
-                for (int u = 0; u < size; u++) {
-                    mySlot[u] = slotOf[u] < 0 ? -1 : slotOf[u] - base[index];
-                }
-            }
-        }
-        // a counting sort by vertex; the pairs come a block at a time, so each block's counters stay in cache
-        int[] inSource = new int[(int) edgesIn];
-        int[] inStart = new int[size + 1];
-        for (long[] block : pairs) {
-            for (long pair : block) {
-                inStart[(int) (pair >>> 32) + 1]++;
-            }
-        }
         for (int u = 0; u < size; u++) {
-            inStart[u + 1] += inStart[u];
+            int slot = slotOf[from + u];
+            mySlot[u] = slot < 0 ? -1 : slot - base[index];
         }
-        int[] fill = Arrays.copyOf(inStart, size);
-        for (int j = 0; j < partitions; j++) {
-            for (long pair : pairs[j]) {
-                inSource[fill[(int) (pair >>> 32)]++] = (int) pair;
-            }
-            pairs[j] = null;
+        InEdgeLists in = InEdgeLists.read(rstore, graph, from, from + size, false);
+        int[] inSource = in.sources();
+        for (int e = 0; e < inSource.length; e++) {
+            inSource[e] = slotOf[inSource[e]]; // a source has an out-edge, so a slot
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, degree, inStart, inSource);
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, degree, in.start(), inSource);
     }
 
     /**
-     * First scan of a partition starting at {@code start}: its degrees, and the number of its
-     * edges into each block of this worker's vertices {@code [from, from + size)} (block b's
-     * count at b + 1). Loops of their own, so the JIT compiles them as loops.
+     * Numbers the vertices with out-edges of one partition, {@code [start, end)}, from
+     * {@code base} on, by out-degree descending and id ascending (a counting sort):
+     * {@code degreeToSlot[v]} holds vertex v's degree on entry and its slot (-1 without
+     * out-edges) on return. Returns how many got a slot.
      */
-    private static void countIntoBlocks(SequentialEdgeIterator scan, int start, int from, int size, int[] degrees, int[] blockFill) {
-        for (int v; (v = scan.nextVertex()) >= 0; ) {
-            degrees[v - start] = scan.degree();
-            for (int t; (t = scan.nextInt()) >= 0; ) {
-                if (Integer.compareUnsigned(t - from, size) < 0) {
-                    blockFill[((t - from) >>> BLOCK_SHIFT) + 1]++;
-                }
-            }
-        }
-    }
-
-    /** Second scan: (local vertex, source slot) pairs, appended at their block's cursor. */
-    private static void appendPairs(SequentialEdgeIterator scan, int start, int from, int size, int[] slotOf, int[] blockFill, long[] pairs) {
-        for (int v; (v = scan.nextVertex()) >= 0; ) {
-            long slot = slotOf[v - start] & 0xFFFF_FFFFL;
-            for (int t; (t = scan.nextInt()) >= 0; ) {
-                int u = t - from;
-                if (Integer.compareUnsigned(u, size) < 0) {
-                    pairs[blockFill[u >>> BLOCK_SHIFT]++] = (long) u << 32 | slot;
-                }
-            }
-        }
-    }
-
-    /**
-     * Numbers the vertices with out-edges of one partition from {@code base} on, by
-     * out-degree descending and id ascending (a counting sort): {@code degreeToSlot[i]}
-     * holds vertex i's degree on entry and its slot (-1 without out-edges) on return.
-     * Returns how many got a slot.
-     */
-    private static long assignSlots(int[] degreeToSlot, int base) {
+    private static long assignSlots(int[] degreeToSlot, int start, int end, int base) {
         int max = 0;
-        for (int d : degreeToSlot) {
-            max = Math.max(max, d);
+        for (int i = start; i < end; i++) {
+            max = Math.max(max, degreeToSlot[i]);
         }
         int[] next = new int[max + 2]; // next[d]: the next slot for degree d
-        for (int d : degreeToSlot) {
-            next[d]++;
+        for (int i = start; i < end; i++) {
+            next[degreeToSlot[i]]++;
         }
         int at = base;
         for (int d = max; d >= 1; d--) {
@@ -208,7 +136,7 @@ final class Gather implements AutoCloseable {
             next[d] = at;
             at += count;
         }
-        for (int i = 0; i < degreeToSlot.length; i++) {
+        for (int i = start; i < end; i++) {
             int d = degreeToSlot[i];
             degreeToSlot[i] = d > 0 ? next[d]++ : -1;
         }

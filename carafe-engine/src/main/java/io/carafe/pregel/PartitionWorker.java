@@ -1,6 +1,7 @@
 package io.carafe.pregel;
 
 import io.carafe.graph.GraphPartition;
+import io.carafe.graph.InEdgeLists;
 import io.carafe.graph.SequentialEdgeIterator;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
@@ -120,7 +121,7 @@ final class PartitionWorker implements Callable<Void> {
         private SequentialEdgeIterator scan;
         private boolean directed;
         private Gather gather;
-        private InEdges inEdges;
+        private InEdgeLists inEdges;
 
         private Mapping values;
         private final RecordView value;
@@ -188,7 +189,7 @@ final class PartitionWorker implements Callable<Void> {
                     openGraph();
                 }
                 if (needsInEdges && directed) {
-                    inEdges = InEdges.build(rstore, header.graph(), partitioning, index, graph.weighted());
+                    inEdges = InEdgeLists.read(rstore, header.graph(), from, from + size, true);
                 }
                 setUp();
                 if (first > 0) {

@@ -2,20 +2,21 @@ package io.carafe.algorithms.online;
 
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.EdgeLayout;
+import io.carafe.graph.InEdgeLists;
 import io.carafe.graph.VertexLayout;
 import io.rstore.Batch;
 import io.rstore.Mapping;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
 
 /**
  * A graph read whole into this process, once, for kernels that sweep its edges many times
  * over on threads of their own (Afforest, direction-optimizing BFS, Δ-stepping): the
  * vertex records and edge targets are read from RStore (4 MiB reads, all in flight) and
  * copied into int arrays (offsets and targets), the control path; the kernels then touch
- * only those arrays. Weights and in-edges are added when a kernel first asks for them.
+ * only those arrays. Weights and in-edges (stored with the graph) are read when a kernel first
+ * asks for them.
  * Edges are indexed by int: a graph of 2^31 edges or more is refused (the engine's
  * partition workers take it).
  */
@@ -109,33 +110,17 @@ public final class ResidentGraph {
 
     /**
      * The in-edges: the out-edges themselves when the graph stores both directions, else
-     * built once (a counting sort by target; each vertex's sources ascending).
+     * read once from the in-edge sections stored with the graph (each vertex's sources ascending).
      */
     synchronized Adjacency in() {
-        if (in != null) {
-            return in;
-        }
-        if (!graph.isDirected()) {
-            in = out;
-            return in;
-        }
-        int[] targets = out.targets();
-        int[] start = new int[vertices + 1];
-        for (int t : targets) {
-            start[t + 1]++;
-        }
-        for (int v = 0; v < vertices; v++) {
-            start[v + 1] += start[v];
-        }
-        int[] fill = Arrays.copyOf(start, vertices);
-        int[] sources = new int[targets.length];
-        int[] outStart = out.start();
-        for (int v = 0; v < vertices; v++) {
-            for (int e = outStart[v], end = outStart[v + 1]; e < end; e++) {
-                sources[fill[targets[e]]++] = v;
+        if (in == null) {
+            if (graph.isDirected()) {
+                InEdgeLists lists = InEdgeLists.read(graph.rstore(), graph.name(), 0, vertices, false);
+                in = new Adjacency(lists.start(), lists.sources());
+            } else {
+                in = out;
             }
         }
-        in = new Adjacency(start, sources);
         return in;
     }
 }
