@@ -76,9 +76,9 @@ final class BfsCommand implements Callable<Integer> {
             DirectionOptimizingBfs search = null;
             if (!online) {
                 long setupStart = System.nanoTime();
-                search = new DirectionOptimizingBfs(ResidentGraph.read(g.graph()), parallel); // builds the in-edges
+                search = new DirectionOptimizingBfs(ResidentGraph.read(g.graph()), parallel); // reads the in-edges too
                 double setup = (System.nanoTime() - setupStart) / 1e9;
-                System.err.printf("read %s into this process and built its in-edges in %.2f s%n", g.name(), setup);
+                System.err.printf("read %s and its in-edges into this process in %.2f s%n", g.name(), setup);
                 report.put("setupSeconds", setup);
             }
             Bfs.Result r = null;

@@ -151,7 +151,7 @@ final class PageRankCommand implements Callable<Integer> {
     }
 
     /**
-     * --algorithm pull: the graph read into this process, its in-edges built, then GAP's pull
+     * --algorithm pull: the graph read into this process, its in-edges read, then GAP's pull
      * PageRank on -w threads, -n times; the same outputs as the engine's run.
      */
     private int pull(long began, int bound) throws IOException {

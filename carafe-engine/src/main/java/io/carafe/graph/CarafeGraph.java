@@ -2,7 +2,6 @@ package io.carafe.graph;
 
 import io.carafe.importer.GraphFile;
 import io.rstore.AllocFlags;
-import io.rstore.Batch;
 import io.rstore.ErrorCode;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
@@ -33,6 +32,8 @@ import java.util.regex.Pattern;
 public final class CarafeGraph implements AutoCloseable {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String PREFIX = "carafe/";
+    /** What {@link #open} maps: records, targets and weights. In-edges are read by range when needed ({@link InEdgeLists}). */
+    private static final List<GraphHeader.Section> ONLINE_SECTIONS = List.of(GraphHeader.Section.VERTICES, GraphHeader.Section.EDGES, GraphHeader.Section.WEIGHTS);
 
     private final RStore rstore;
     private final String name;
@@ -190,7 +191,8 @@ public final class CarafeGraph implements AutoCloseable {
 
     /**
      * The out-degrees of vertices {@code [from, to)} of a graph in RStore, from their records
-     * alone (4 MiB reads, all in flight); for setup work that needs every vertex's degree.
+     * alone (read a piece at a time, its reads all in flight); for setup work that needs
+     * every vertex's degree.
      */
     public static int[] outDegrees(RStore rstore, String name, int from, int to) {
         GraphHeader header = readHeader(rstore, name);
@@ -198,18 +200,14 @@ public final class CarafeGraph implements AutoCloseable {
             throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + header.vertexCount());
         }
         int[] degrees = new int[to - from];
-        if (from == to) {
-            return degrees;
-        }
-        RAddress records = rstore.joinNamespace(namespace(name, GraphHeader.Section.VERTICES.part())).raddress(header.verticesAt());
-        try (Mapping m = records.map(VertexLayout.offset(from), (long) (to - from) * VertexLayout.BYTES, MapFlags.READ_ONLY)) {
-            Batch batch = new Batch();
-            for (long at = 0; at < m.length(); at += SequentialEdgeIterator.WINDOW_BYTES) {
-                batch.read(m, at, Math.min(SequentialEdgeIterator.WINDOW_BYTES, m.length() - at));
-            }
-            batch.join();
-            for (int i = 0; i < degrees.length; i++) {
-                degrees[i] = VertexLayout.degree(m.segment(), i);
+        int perPiece = (int) (InEdgeLists.PIECE_BYTES / VertexLayout.BYTES);
+        MemorySegment records = MemorySegment.ofArray(new long[(int) (Math.min(perPiece, to - from) * VertexLayout.BYTES / Long.BYTES)]);
+        for (int v = from; v < to; v += perPiece) {
+            int n = Math.min(perPiece, to - v);
+            MemorySegment piece = records.asSlice(0, n * VertexLayout.BYTES);
+            InEdgeLists.copy(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, piece, InEdgeLists.PIECE_BYTES);
+            for (int i = 0; i < n; i++) {
+                degrees[v - from + i] = VertexLayout.degree(piece, i);
             }
         }
         return degrees;
@@ -222,7 +220,7 @@ public final class CarafeGraph implements AutoCloseable {
         GraphHeader header = readHeader(meta, name);
         Mapping[] sections = new Mapping[GraphHeader.Section.values().length];
         try {
-            for (GraphHeader.Section s : GraphHeader.Section.values()) {
+            for (GraphHeader.Section s : ONLINE_SECTIONS) {
                 if (header.has(s)) {
                     RAddress segment = rstore.joinNamespace(namespace(name, s.part())).raddress(header.at(s));
                     sections[s.ordinal()] = segment.map(0, Math.max(header.bytes(s), 1), MapFlags.READ_ONLY);
@@ -365,8 +363,7 @@ public final class CarafeGraph implements AutoCloseable {
         return section(GraphHeader.Section.WEIGHTS);
     }
 
-    /** A mapped section; null when the graph has none (see {@link GraphHeader#has}). */
-    public Mapping section(GraphHeader.Section s) {
+    private Mapping section(GraphHeader.Section s) {
         return sections[s.ordinal()];
     }
 

@@ -3,42 +3,47 @@ package io.carafe.graph;
 import io.rstore.Batch;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
+import io.rstore.RAddress;
 import io.rstore.RStore;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The in-edges of vertices {@code [from, to)}, read from RStore into arrays: vertex
  * {@code from + i}'s sources are {@code sources[start[i] .. start[i + 1])}, ascending, with
  * their {@code weights} (null on an unweighted graph or when not asked for). A directed
  * graph's come from the in-edge sections built at import; an undirected graph's are its
- * out-edges. Reads a window of 4 MiB at a time, all in flight: the control path of a job
- * or kernel that needs what points at its vertices, with no scan of anyone else's edges.
+ * out-edges. Maps 64 MiB at a time and reads it in 4 MiB windows, all in flight: the
+ * control path of a job or kernel that needs what points at its vertices, with no scan of
+ * anyone else's edges and no local memory beyond the arrays and one piece.
  */
 public record InEdgeLists(int from, int[] start, int[] sources, double[] weights) {
+    /** Bytes mapped at a time: the local memory a read takes, whatever the graph's size; its 4 MiB reads are all in flight. */
+    static final long PIECE_BYTES = 64L << 20;
     private static final long WINDOW_BYTES = 4L << 20;
 
     public static InEdgeLists read(RStore rstore, String graph, int from, int to, boolean withWeights) {
+        return read(rstore, graph, from, to, withWeights, PIECE_BYTES);
+    }
+
+    /** As {@link #read(RStore, String, int, int, boolean)}, mapping {@code pieceBytes} at a time (tests use small pieces). */
+    static InEdgeLists read(RStore rstore, String graph, int from, int to, boolean withWeights, long pieceBytes) {
         GraphHeader header = CarafeGraph.readHeader(rstore, graph);
         if (from < 0 || to > header.vertexCount() || from > to) {
             throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + header.vertexCount());
         }
         int size = to - from;
+        boolean directed = header.directed();
         long[] firsts = new long[size + 1]; // absolute index of each vertex's first in-edge, and the end
-        if (size > 0 && header.directed()) {
-            try (Mapping offsets = map(rstore, graph, header, GraphHeader.Section.IN_OFFSETS, from, size + 1L, Long.BYTES)) {
-                readAll(offsets);
-                MemorySegment.copy(offsets.segment(), ValueLayout.JAVA_LONG_UNALIGNED, 0, firsts, 0, size + 1);
-            }
-        } else if (size > 0) {
-            try (Mapping records = map(rstore, graph, header, GraphHeader.Section.VERTICES, from, size, VertexLayout.BYTES)) {
-                readAll(records);
-                MemorySegment r = records.segment();
-                for (int i = 0; i < size; i++) {
-                    firsts[i] = VertexLayout.firstEdge(r, i);
-                }
-                firsts[size] = firsts[size - 1] + VertexLayout.degree(r, size - 1);
+        if (size > 0 && directed) {
+            copy(rstore, graph, header, GraphHeader.Section.IN_OFFSETS, from, Long.BYTES, MemorySegment.ofArray(firsts), pieceBytes);
+        } else if (size > 0) { // an undirected graph's out-edges: the first edge of `from`, then its degrees
+            long[] record = new long[(int) (VertexLayout.BYTES / Long.BYTES)];
+            copy(rstore, graph, header, GraphHeader.Section.VERTICES, from, VertexLayout.BYTES, MemorySegment.ofArray(record), pieceBytes);
+            firsts[0] = VertexLayout.firstEdge(MemorySegment.ofArray(record), 0);
+            int[] degrees = CarafeGraph.outDegrees(rstore, graph, from, to);
+            for (int i = 0; i < size; i++) {
+                firsts[i + 1] = firsts[i] + degrees[i];
             }
         }
         long first = firsts[0];
@@ -52,12 +57,13 @@ public record InEdgeLists(int from, int[] start, int[] sources, double[] weights
             start[i] = (int) (firsts[i] - first);
         }
         int[] sources = new int[(int) count];
-        boolean directed = header.directed();
-        copyInts(rstore, graph, header, directed ? GraphHeader.Section.IN_SOURCES : GraphHeader.Section.EDGES, first, sources);
+        copy(rstore, graph, header, directed ? GraphHeader.Section.IN_SOURCES : GraphHeader.Section.EDGES, first, Integer.BYTES,
+                MemorySegment.ofArray(sources), pieceBytes);
         double[] weights = null;
         if (withWeights && header.weighted()) {
             weights = new double[(int) count];
-            copyDoubles(rstore, graph, header, directed ? GraphHeader.Section.IN_WEIGHTS : GraphHeader.Section.WEIGHTS, first, weights);
+            copy(rstore, graph, header, directed ? GraphHeader.Section.IN_WEIGHTS : GraphHeader.Section.WEIGHTS, first, Double.BYTES,
+                    MemorySegment.ofArray(weights), pieceBytes);
         }
         return new InEdgeLists(from, start, sources, weights);
     }
@@ -81,35 +87,28 @@ public record InEdgeLists(int from, int[] start, int[] sources, double[] weights
         return weights == null ? 1.0 : weights[k];
     }
 
-    private static void copyInts(RStore rstore, String graph, GraphHeader h, GraphHeader.Section s, long first, int[] into) {
-        if (into.length > 0) {
-            try (Mapping m = map(rstore, graph, h, s, first, into.length, Integer.BYTES)) {
-                readAll(m);
-                MemorySegment.copy(m.segment(), ValueLayout.JAVA_INT_UNALIGNED, 0, into, 0, into.length);
+    /**
+     * Copies the elements of a section from element {@code first} on into {@code into} (a
+     * segment over an array; the graph's little-endian values in this machine's order), a
+     * piece of at most {@code pieceBytes} mapped at a time.
+     */
+    static void copy(RStore rstore, String graph, GraphHeader h, GraphHeader.Section s, long first, long elementBytes, MemorySegment into,
+                     long pieceBytes) {
+        if (into.byteSize() == 0) {
+            return;
+        }
+        RAddress segment = rstore.joinNamespace(CarafeGraph.namespace(graph, s.part())).raddress(h.at(s));
+        long at = first * elementBytes;
+        for (long done = 0; done < into.byteSize(); done += pieceBytes) {
+            long length = Math.min(pieceBytes, into.byteSize() - done);
+            try (Mapping m = segment.map(at + done, length, MapFlags.READ_ONLY)) {
+                Batch batch = new Batch();
+                for (long w = 0; w < length; w += WINDOW_BYTES) {
+                    batch.read(m, w, Math.min(WINDOW_BYTES, length - w));
+                }
+                batch.join();
+                MemorySegment.copy(m.segment(), 0, into, done, length);
             }
         }
-    }
-
-    private static void copyDoubles(RStore rstore, String graph, GraphHeader h, GraphHeader.Section s, long first, double[] into) {
-        if (into.length > 0) {
-            try (Mapping m = map(rstore, graph, h, s, first, into.length, Double.BYTES)) {
-                readAll(m);
-                MemorySegment.copy(m.segment(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, into, 0, into.length);
-            }
-        }
-    }
-
-    /** Maps elements {@code [first, first + count)} of a section (count > 0). */
-    private static Mapping map(RStore rstore, String graph, GraphHeader h, GraphHeader.Section s, long first, long count, long elementBytes) {
-        return rstore.joinNamespace(CarafeGraph.namespace(graph, s.part())).raddress(h.at(s))
-                .map(first * elementBytes, count * elementBytes, MapFlags.READ_ONLY);
-    }
-
-    private static void readAll(Mapping m) {
-        Batch batch = new Batch();
-        for (long at = 0; at < m.length(); at += WINDOW_BYTES) {
-            batch.read(m, at, Math.min(WINDOW_BYTES, m.length() - at));
-        }
-        batch.join();
     }
 }

@@ -41,7 +41,7 @@ public final class DirectionOptimizingBfs {
     private final LongAdder counted = new LongAdder();
     private final StringBuilder directions = new StringBuilder();
 
-    /** A search over {@code g} with {@code parallel}'s threads; builds the graph's in-edges if they are not yet. */
+    /** A search over {@code g} with {@code parallel}'s threads; reads the graph's in-edges if they are not yet. */
     public DirectionOptimizingBfs(ResidentGraph g, Parallel parallel) {
         this.g = g;
         this.parallel = parallel;

@@ -30,7 +30,7 @@ public final class PullPageRank {
     private final int[] outDegree;
     private final int slots;
 
-    /** A PageRank over {@code g} with {@code parallel}'s threads; builds the in-edges if they are not yet. */
+    /** A PageRank over {@code g} with {@code parallel}'s threads; reads the graph's in-edges if they are not yet. */
     public PullPageRank(ResidentGraph g, Parallel parallel) {
         this.g = g;
         this.parallel = parallel;
