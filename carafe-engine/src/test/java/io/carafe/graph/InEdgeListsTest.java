@@ -85,12 +85,8 @@ class InEdgeListsTest {
             }
             assertEquals(g.edgeCount(), edges);
             assertNull(InEdgeLists.read(rstore, "alpha", 0, n, false).weights(), "weights only when asked for");
-            // mapped a few KiB at a time (pieces end mid-element array, and a piece per read window): the same arrays
-            InEdgeLists whole = InEdgeLists.read(rstore, "alpha", 17, n - 5, true);
-            InEdgeLists pieces = InEdgeLists.read(rstore, "alpha", 17, n - 5, true, 4096);
-            assertArrayEquals(whole.start(), pieces.start());
-            assertArrayEquals(whole.sources(), pieces.sources());
-            assertArrayEquals(whole.weights(), pieces.weights());
+            // mapped a few KiB at a time (pieces end mid-array, a piece per read window): the same arrays
+            assertSameLists(InEdgeLists.read(rstore, "alpha", 17, n - 5, true), InEdgeLists.read(rstore, "alpha", 17, n - 5, true, 4096));
         }
     }
 
@@ -107,10 +103,7 @@ class InEdgeListsTest {
             assertArrayEquals(new int[] {0, 2, 5, 6}, lists.start());
             assertArrayEquals(new int[] {0, 2, 0, 1, 3, 2}, lists.sources());
             assertArrayEquals(new double[] {5, 6, 7, 6, 8, 8}, lists.weights());
-            InEdgeLists pieces = InEdgeLists.read(rstore, "ring", 1, 4, true, 8);
-            assertArrayEquals(lists.start(), pieces.start());
-            assertArrayEquals(lists.sources(), pieces.sources());
-            assertArrayEquals(lists.weights(), pieces.weights());
+            assertSameLists(lists, InEdgeLists.read(rstore, "ring", 1, 4, true, 8));
         }
     }
 
@@ -149,6 +142,12 @@ class InEdgeListsTest {
                 && e.getMessage().contains("carafe graphs drop old"), e.getMessage());
         CarafeGraph.delete(rstore, "old"); // and it can be dropped
         assertTrue(CarafeGraph.list(rstore).isEmpty());
+    }
+
+    private static void assertSameLists(InEdgeLists expected, InEdgeLists actual) {
+        assertArrayEquals(expected.start(), actual.start());
+        assertArrayEquals(expected.sources(), actual.sources());
+        assertArrayEquals(expected.weights(), actual.weights());
     }
 
     private static void setVersion(Path file, int version) throws IOException {
