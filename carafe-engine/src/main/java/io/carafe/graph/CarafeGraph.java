@@ -2,6 +2,7 @@ package io.carafe.graph;
 
 import io.carafe.importer.GraphFile;
 import io.rstore.AllocFlags;
+import io.rstore.Batch;
 import io.rstore.ErrorCode;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
@@ -32,6 +33,8 @@ import java.util.regex.Pattern;
 public final class CarafeGraph implements AutoCloseable {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String PREFIX = "carafe/";
+    /** Bytes mapped at a time by the section reads of setup work: the local memory they take, whatever the graph's size. */
+    static final long PIECE_BYTES = 64L << 20;
     /** What {@link #open} maps: records, targets and weights. In-edges are read by range when needed ({@link InEdgeLists}). */
     private static final List<GraphHeader.Section> ONLINE_SECTIONS = List.of(GraphHeader.Section.VERTICES, GraphHeader.Section.EDGES, GraphHeader.Section.WEIGHTS);
 
@@ -49,7 +52,7 @@ public final class CarafeGraph implements AutoCloseable {
         this.vertices = sections[GraphHeader.Section.VERTICES.ordinal()];
     }
 
-    /** The namespace holding one part (meta, vertices, edges, weights) of a graph. */
+    /** The namespace holding one part of a graph: meta, or a {@link GraphHeader.Section#part()}. */
     public static String namespace(String graph, String part) {
         return PREFIX + graph + "/" + part;
     }
@@ -200,12 +203,12 @@ public final class CarafeGraph implements AutoCloseable {
             throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + header.vertexCount());
         }
         int[] degrees = new int[to - from];
-        int perPiece = (int) (InEdgeLists.PIECE_BYTES / VertexLayout.BYTES);
+        int perPiece = (int) (PIECE_BYTES / VertexLayout.BYTES);
         MemorySegment records = MemorySegment.ofArray(new long[(int) (Math.min(perPiece, to - from) * VertexLayout.BYTES / Long.BYTES)]);
         for (int v = from; v < to; v += perPiece) {
             int n = Math.min(perPiece, to - v);
             MemorySegment piece = records.asSlice(0, n * VertexLayout.BYTES);
-            InEdgeLists.copy(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, piece, InEdgeLists.PIECE_BYTES);
+            copySection(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, piece, PIECE_BYTES);
             for (int i = 0; i < n; i++) {
                 degrees[v - from + i] = VertexLayout.degree(piece, i);
             }
@@ -213,6 +216,30 @@ public final class CarafeGraph implements AutoCloseable {
         return degrees;
     }
 
+    /**
+     * Copies the elements of a section from element {@code first} on into {@code into} (a
+     * segment over an array; the graph's little-endian values in this machine's order), a
+     * piece of at most {@code pieceBytes} mapped at a time.
+     */
+    static void copySection(RStore rstore, String graph, GraphHeader h, GraphHeader.Section s, long first, long elementBytes, MemorySegment into,
+                     long pieceBytes) {
+        if (into.byteSize() == 0) {
+            return;
+        }
+        RAddress segment = rstore.joinNamespace(CarafeGraph.namespace(graph, s.part())).raddress(h.at(s));
+        long at = first * elementBytes;
+        for (long done = 0; done < into.byteSize(); done += pieceBytes) {
+            long length = Math.min(pieceBytes, into.byteSize() - done);
+            try (Mapping m = segment.map(at + done, length, MapFlags.READ_ONLY)) {
+                Batch batch = new Batch();
+                for (long w = 0; w < length; w += SequentialEdgeIterator.WINDOW_BYTES) {
+                    batch.read(m, w, Math.min(SequentialEdgeIterator.WINDOW_BYTES, length - w));
+                }
+                batch.join();
+                MemorySegment.copy(m.segment(), 0, into, done, length);
+            }
+        }
+    }
     /** Opens a graph stored in RStore: reads its header and maps its arrays. */
     public static CarafeGraph open(RStore rstore, String name) {
         checkName(name);
