@@ -19,7 +19,7 @@ public final class BarrierCoordinator implements AutoCloseable {
     private final BarrierLayout layout;
     private final Mapping mapping;
     private final MemorySegment local;
-    private final IdleStrategy idle = IdleStrategy.backoff();
+    private final IdleStrategy idle = IdleStrategy.barrier();
 
     /** Maps the region (at least {@link BarrierLayout#totalBytes()} bytes) and clears every status. */
     public BarrierCoordinator(RAddress region, BarrierLayout layout) {

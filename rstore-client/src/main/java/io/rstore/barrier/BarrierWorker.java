@@ -19,7 +19,7 @@ public final class BarrierWorker implements AutoCloseable {
     private final int index;
     private final Mapping mapping;
     private final MemorySegment local;
-    private final IdleStrategy idle = IdleStrategy.backoff();
+    private final IdleStrategy idle = IdleStrategy.barrier();
 
     public BarrierWorker(RAddress region, BarrierLayout layout, int index) {
         if (index < 0 || index >= layout.workers()) {

@@ -31,6 +31,18 @@ public final class IdleStrategy {
         return new IdleStrategy(10_000, 100, 1_000, 1_000_000);
     }
 
+    /**
+     * For barrier waits (supersteps): spin 200 times, yield 10 times, then park from 1 µs
+     * doubling to 1 ms. What a barrier waits for is a superstep of other threads' work
+     * away, and where there is no core to spare (2 here, with two workers and a
+     * coordinator), 10,000 spins take the CPU from the very threads being waited for: on
+     * wiki-Vote the engine's supersteps took 4.2–5.4 ms with {@link #backoff()}, 1.3–3.1 ms
+     * with this (docs/benchmarks.md).
+     */
+    public static IdleStrategy barrier() {
+        return new IdleStrategy(200, 10, 1_000, 1_000_000);
+    }
+
     /** Call after work was found, so the next wait starts by spinning again. */
     public void reset() {
         spins = 0;
