@@ -36,7 +36,7 @@ public final class IdleStrategy {
      * doubling to 1 ms. What a barrier waits for is a superstep of other threads' work
      * away, and where there is no core to spare (2 here, with two workers and a
      * coordinator), 10,000 spins take the CPU from the very threads being waited for: on
-     * wiki-Vote the engine's supersteps took 4.2–5.4 ms with {@link #backoff()}, 1.3–3.1 ms
+     * wiki-Vote the engine's supersteps took 4.0–5.4 ms with {@link #backoff()}, 1.3–3.1 ms
      * with this (docs/benchmarks.md).
      */
     public static IdleStrategy barrier() {
