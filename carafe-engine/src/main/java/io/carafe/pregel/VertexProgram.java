@@ -68,7 +68,7 @@ public interface VertexProgram {
         return Sends.ANY;
     }
 
-    /** True if {@code compute} reads in-edges or sends to all neighbours: the engine builds the in-edges at setup. */
+    /** True if {@code compute} reads in-edges or sends to all neighbours: each worker reads its vertices' in-edges (stored with a directed graph) at setup. */
     default boolean needsInEdges() {
         return false;
     }
