@@ -196,22 +196,24 @@ final class PartitionWorker implements Callable<Void> {
                     restore();
                 }
                 barrier.finish(0);
+                // round 1: every partition has named its broadcast segment, so each can map the others' (setup, not superstep 0)
                 if (!barrier.awaitStart(1, timeoutMs)) {
                     return;
                 }
                 if (gathering) {
                     joinBroadcasts();
                 }
-                // round k runs superstep first + k - 1: rounds stay consecutive after a restart
+                barrier.finish(1);
+                // round k >= 2 runs superstep first + k - 2: rounds stay consecutive after a restart
                 for (superstep = first; ; superstep++) {
-                    if (superstep > first && !barrier.awaitStart(superstep - first + 1, timeoutMs)) {
+                    if (!barrier.awaitStart(superstep - first + 2, timeoutMs)) {
                         return;
                     }
                     step();
                     if (checkpointEvery > 0 && (superstep + 1) % checkpointEvery == 0) {
                         checkpoint(superstep + 1);
                     }
-                    barrier.finish(superstep - first + 1);
+                    barrier.finish(superstep - first + 2);
                 }
             } finally {
                 if (mailboxes != null) {

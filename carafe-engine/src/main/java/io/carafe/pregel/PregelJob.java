@@ -450,6 +450,8 @@ public final class PregelJob {
         void run() {
             coordinator.start(0); // setup round: workers size and publish their outboxes
             coordinator.awaitRound(0, options.superstepTimeoutMs(), workersAlive);
+            coordinator.start(1); // joining round: workers map what the others published
+            coordinator.awaitRound(1, options.superstepTimeoutMs(), workersAlive);
             setupSeconds = (System.nanoTime() - setupStart) / 1e9;
             computeStart = System.nanoTime();
             int count = aggregators.size();
@@ -466,7 +468,7 @@ public final class PregelJob {
                     BarrierAreas.putGlobal(area, count, g, globals[g]);
                 }
                 long start = System.nanoTime();
-                long round = superstep - first + 1; // rounds stay consecutive after a restart
+                long round = superstep - first + 2; // rounds stay consecutive after a restart
                 coordinator.start(round);
                 coordinator.awaitRound(round, options.superstepTimeoutMs(), workersAlive);
                 active = 0;
