@@ -98,7 +98,9 @@ public record GraphHeader(
     /** The header with each section at {@code at[section.ordinal()]} (-1 for a section the graph does not have). */
     public GraphHeader withSections(long[] at) {
         return new GraphHeader(state, directed, weighted, vertexCount, edgeCount, minWeight, maxWeight,
-                at[0], at[1], at[2], sourceBytes, sourceModifiedMillis, optionsFingerprint, at[3], at[4], at[5]);
+                at[Section.VERTICES.ordinal()], at[Section.EDGES.ordinal()], at[Section.WEIGHTS.ordinal()],
+                sourceBytes, sourceModifiedMillis, optionsFingerprint,
+                at[Section.IN_OFFSETS.ordinal()], at[Section.IN_SOURCES.ordinal()], at[Section.IN_WEIGHTS.ordinal()]);
     }
 
     /** A graph's arrays: sections of its cache file, and segments (one namespace each) in RStore. */
