@@ -16,9 +16,10 @@ final class EngineOptions {
             description = "vertex weight a + b·degree for partitioning (default: ${DEFAULT-VALUE})")
     double[] partitionWeights;
 
-    @Option(names = "--messaging", defaultValue = "auto", paramLabel = "auto|push|gather",
+    @Option(names = "--messaging", defaultValue = "auto", paramLabel = "auto|push|gather|hybrid",
             description = "push: a message per edge, combined by the sender; gather: a value per vertex, combined along in-edges by the"
-                    + " receiver (PageRank); auto: gather when the program allows it (default: ${DEFAULT-VALUE})")
+                    + " receiver (PageRank); hybrid: gather or push per superstep, as the senders' edges are many or few (BFS);"
+                    + " auto: hybrid when the program allows it, else push (default: ${DEFAULT-VALUE})")
     String messaging;
 
     @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")
@@ -182,7 +183,8 @@ final class EngineOptions {
             case "auto" -> Messaging.AUTO;
             case "push" -> Messaging.PUSH;
             case "gather" -> Messaging.GATHER;
-            default -> throw new IllegalArgumentException("--messaging must be auto, push or gather, was " + messaging);
+            case "hybrid" -> Messaging.HYBRID;
+            default -> throw new IllegalArgumentException("--messaging must be auto, push, gather or hybrid, was " + messaging);
         };
         return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode);
     }

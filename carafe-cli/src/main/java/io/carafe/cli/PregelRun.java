@@ -7,6 +7,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.UniformReservoir;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
 import io.rstore.RStore;
@@ -40,6 +41,15 @@ final class PregelRun implements AutoCloseable {
         this.totalSeconds = totalSeconds;
         this.summary = summary;
         this.trialLine = trialLine;
+    }
+
+    static final String HYBRID_RULE = "a partition gathers (dense) when its senders' out-edges exceed 1/" + Messaging.DENSE_FRACTION
+            + " of its own, else it pushes (sparse)";
+
+    /** How a superstep's messages travelled: pushed, gathered, or both (a hybrid job chooses per partition and superstep). */
+    private static String delivery(PregelJob.Superstep s, int partitions) {
+        int dense = s.densePartitions();
+        return dense == 0 ? "pushed" : dense == partitions ? "gathered" : "gathered by " + dense + " of " + partitions + " partitions";
     }
 
     private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
@@ -87,10 +97,11 @@ final class PregelRun implements AutoCloseable {
         io.carafe.progress.Progress[] bar = new io.carafe.progress.Progress[1];
         java.util.function.Consumer<PregelJob.Superstep> report = s -> {
             if (bar[0] != null) {
-                bar[0].update(s.index() + 1, String.format("superstep %d: %,d active, %,d messages", s.index(), s.computedVertices(), s.messages()));
+                bar[0].update(s.index() + 1, String.format("superstep %d: %,d active, %,d messages %s", s.index(), s.computedVertices(), s.messages(),
+                        delivery(s, options.workers())));
             } else {
-                err.printf("superstep %3d: %,12d active, %,14d messages, %,8.1f MB through RStore, %.3f s%n",
-                        s.index(), s.computedVertices(), s.messages(), s.bytesMoved() / 1e6, s.seconds());
+                err.printf("superstep %3d: %,12d active, %,14d messages %s, %,8.1f MB through RStore, %.3f s%n",
+                        s.index(), s.computedVertices(), s.messages(), delivery(s, options.workers()), s.bytesMoved() / 1e6, s.seconds());
             }
             superstepMillis.update((long) (s.seconds() * 1000));
             superstepMessages.update(s.messages());
@@ -117,7 +128,8 @@ final class PregelRun implements AutoCloseable {
             }
             trials[t] = new double[] {result.computeSeconds(), result.setupSeconds(), result.supersteps().size()};
         }
-        err.printf("messaging: %s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
+        err.printf("messaging: %s%s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT),
+                result.messaging() == Messaging.HYBRID ? " (" + HYBRID_RULE + ")" : "");
         double total = (System.nanoTime() - commandStart) / 1e9;
         ObjectNode summary = io.rstore.cli.JsonReport.header(command);
         summary.put("algorithm", algorithm);
@@ -126,6 +138,9 @@ final class PregelRun implements AutoCloseable {
         summary.put("edges", graph.graph().edgeCount());
         summary.put("workers", options.workers());
         summary.put("messaging", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
+        if (result.messaging() == Messaging.HYBRID) {
+            summary.put("hybridRule", HYBRID_RULE);
+        }
         ObjectNode seconds = summary.putObject("seconds");
         seconds.put("import", graph.importSeconds());
         seconds.put("load", graph.loadSeconds());
@@ -141,6 +156,8 @@ final class PregelRun implements AutoCloseable {
             o.put("activeVertices", s.computedVertices());
             o.put("notHalted", s.activeVertices());
             o.put("bytesMoved", s.bytesMoved());
+            o.put("delivery", s.densePartitions() == 0 ? "push" : s.densePartitions() == options.workers() ? "gather" : "mixed");
+            o.put("gatheringPartitions", s.densePartitions());
         }
         summary.put("checkpointEvery", engine.checkpointEvery);
         ArrayNode restarts = summary.putArray("restarts");

@@ -52,11 +52,11 @@ abstract class ProgramCommand implements Callable<Integer> {
     }
 
     /**
-     * Whether the program may run with --messaging gather (one double per vertex along its
-     * out-edges with a DoubleCombiner). Asked before the graph is loaded, so a refusal costs
-     * nothing; a program that may is checked again by the engine when it runs.
+     * Whether the program may run with --messaging gather or hybrid (one double or long per
+     * vertex along its out-edges, with a combiner). Asked before the graph is loaded, so a
+     * refusal costs nothing; a program that may is checked again by the engine when it runs.
      */
-    boolean mayGather() {
+    boolean mayBroadcast() {
         return false;
     }
 
@@ -95,9 +95,9 @@ abstract class ProgramCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
         engine.checkLauncher(cluster);
-        if (engine.messaging.equals("gather") && !mayGather()) {
-            throw new IllegalArgumentException("--messaging gather needs a program that sends one double along its out-edges with a"
-                    + " combiner (PageRank does); " + algorithm() + " does not: use push or auto");
+        if ((engine.messaging.equals("gather") || engine.messaging.equals("hybrid")) && !mayBroadcast()) {
+            throw new IllegalArgumentException("--messaging " + engine.messaging + " needs a program that sends one value along its out-edges"
+                    + " with a combiner (PageRank and BFS do); " + algorithm() + " does not: use push or auto");
         }
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g);

@@ -57,7 +57,7 @@ final class RunCommand extends ProgramCommand {
     }
 
     @Override
-    boolean mayGather() {
+    boolean mayBroadcast() {
         return true; // a user's program says so itself; the engine checks when it runs
     }
 

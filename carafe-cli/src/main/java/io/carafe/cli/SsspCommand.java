@@ -104,6 +104,11 @@ final class SsspCommand extends ProgramCommand {
     }
 
     @Override
+    boolean mayBroadcast() {
+        return hops; // BFS sends its level along its out-edges; SSSP a distance per edge
+    }
+
+    @Override
     VertexProgram program(LoadedGraph g) {
         if (!hops && g.graph().isWeighted() && g.graph().header().minWeight() < 0) {
             throw new IllegalArgumentException("graph '" + g.name() + "' has negative weights; import with --weight-map abs or add:X");

@@ -222,6 +222,34 @@ class PregelCommandsTest {
     }
 
     /**
+     * BFS on the engine in worker processes, hybrid: the levels agree with the sequential
+     * BFS (--verify), and the JSON shows, per superstep, how the messages travelled; on
+     * wiki-Vote from vertex 3 both ways occur.
+     */
+    @Test
+    void shouldRunAHybridBfsInWorkerProcessesAndShowEachSuperstepsChoice() throws IOException {
+        Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
+        Run r = run(true, "sssp", "--hops", "--algorithm", "pregel", "-g", shared.resolve("snap/wiki-Vote.txt").toString(), "-r", "3",
+                "--workers", "2", "--worker-processes", "--verify", "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("messaging: hybrid (a partition gathers (dense) when its senders' out-edges exceed 1/20 of its own"), r.err());
+        assertTrue(r.err().contains("messages gathered,"), r.err());
+        assertTrue(r.err().contains("messages pushed,"), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals("hybrid", j.get("messaging").asText());
+        assertTrue(j.get("verified").asBoolean(), r.out());
+        java.util.Set<String> deliveries = new java.util.HashSet<>();
+        for (JsonNode step : j.get("supersteps")) {
+            String delivery = step.get("delivery").asText();
+            int gathering = step.get("gatheringPartitions").asInt();
+            assertEquals(gathering == 0 ? "push" : gathering == 2 ? "gather" : "mixed", delivery, step.toString());
+            deliveries.add(delivery);
+        }
+        assertTrue(deliveries.containsAll(List.of("push", "gather")), deliveries.toString());
+    }
+
+    /**
      * --worker-launcher puts a command before each worker's command line (ssh, ip netns exec):
      * here a script that logs the index it was given and runs the rest, against a running
      * cluster on loopback. The workers it started compute PageRank that matches the power
@@ -262,10 +290,10 @@ class PregelCommandsTest {
         assertTrue(tooMany.err().contains("cannot cut 4 vertices into 9 partitions"), tooMany.err());
         Run sideways = run("pagerank", "-g", graph().toString(), "--messaging", "sideways");
         assertEquals(CommandLine.ExitCode.USAGE, sideways.exit());
-        assertTrue(sideways.err().contains("--messaging must be auto, push or gather, was sideways"), sideways.err());
+        assertTrue(sideways.err().contains("--messaging must be auto, push, gather or hybrid, was sideways"), sideways.err());
         Run ssspGather = run("sssp", "-g", graph().toString(), "-r", "2", "--algorithm", "pregel", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
-        assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one double along its out-edges"), ssspGather.err());
+        assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one value along its out-edges"), ssspGather.err());
         // refused before the graph is looked at: a missing file would be exit 4
         Run beforeLoad = run("wcc", "-g", "/nonexistent/graph.txt", "--algorithm", "pregel", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, beforeLoad.exit(), beforeLoad.err());
@@ -453,7 +481,7 @@ class PregelCommandsTest {
     /** Bad options are found before the graph is imported or loaded: nothing reaches the cache. */
     @ParameterizedTest
     @CsvSource({"tc --workers 0, --workers must be 1..1024", "scc --format csv, --format must be table or json",
-            "pagerank --messaging sideways, --messaging must be auto, push or gather", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1"})
+            "pagerank --messaging sideways, --messaging must be auto, push, gather or hybrid", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1"})
     void shouldCheckOptionsBeforeLoadingTheGraph(String commandLine, String message) throws IOException {
         List<String> args = new java.util.ArrayList<>(List.of(commandLine.split(" ")));
         args.addAll(List.of("-g", graph().toString()));

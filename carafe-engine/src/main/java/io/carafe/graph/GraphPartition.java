@@ -1,5 +1,6 @@
 package io.carafe.graph;
 
+import io.rstore.Batch;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
 import io.rstore.RAddress;
@@ -84,6 +85,20 @@ public final class GraphPartition implements AutoCloseable {
 
     public long edgeCount() {
         return edgeCount;
+    }
+
+    /**
+     * Adds to {@code batch} the read of the partition's edge targets {@code [first, first + count)},
+     * counted from the partition's first edge: for a worker that reaches a few vertices'
+     * edges at random rather than scanning them all.
+     */
+    public void readTargets(Batch batch, long first, long count) {
+        batch.read(targets, first * EdgeLayout.TARGET_BYTES, count * EdgeLayout.TARGET_BYTES);
+    }
+
+    /** The target of the partition's edge {@code e} (from its first edge), once read by {@link #readTargets}. */
+    public int target(long e) {
+        return EdgeLayout.target(targets.segment(), e);
     }
 
     /** A sequential iterator over the partition's vertices and edges (reads from RStore as it goes). */

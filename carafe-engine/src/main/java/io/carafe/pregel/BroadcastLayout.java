@@ -4,17 +4,19 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A partition's outbox when the job gathers (see {@link Messaging#GATHER}): one value per
- * sending slot instead of one message per edge. Every partition reads every other's, so
- * there is one such segment per partition (each cell of its mailbox-grid row names it).
+ * A partition's outbox when the job gathers or is hybrid (see {@link Messaging#GATHER}): one
+ * value per sending slot instead of one message per edge. Every partition reads every other's, so
+ * there is one such segment per partition (named in the job directory's broadcast table).
  * Like a mailbox cell it has an even and an odd container: superstep k reads the (k mod 2)
  * containers and writes the ((k+1) mod 2) one.
  *
  * <pre>
  *  segment:   | even container                | odd container                 |
  *  container: | slots (long) | senders (long) | 48 pad | values | sent bits |
- *  values:    double per slot (the combiner's identity for a slot that sent nothing)
- *  sent bits: one per slot, (slots + 63) / 64 longs; read only when senders < slots
+ *  values:    8 bytes per slot, a double or a long (the combiner's identity for a slot that sent nothing)
+ *  sent bits: one per slot, (slots + 63) / 64 longs; read only when 0 < senders < slots
+ *  senders:   0 when the partition sent nothing, or pushed this superstep's messages
+ *             instead (hybrid): then receivers read the header alone
  * </pre>
  * Slots are the partition's vertices with out-edges, heaviest first (see {@link Gather}).
  */
@@ -66,7 +68,12 @@ public final class BroadcastLayout {
         container.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDERS, senders);
     }
 
-    public static void setValue(MemorySegment container, long slot, double value) {
-        container.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, HEADER + 8 * slot, value);
+    /** Sets a slot's value: a double's raw bits or a long. */
+    public static void setValue(MemorySegment container, long slot, long bits) {
+        container.set(ValueLayout.JAVA_LONG_UNALIGNED, HEADER + 8 * slot, bits);
+    }
+
+    public static long value(MemorySegment container, long slot) {
+        return container.get(ValueLayout.JAVA_LONG_UNALIGNED, HEADER + 8 * slot);
     }
 }

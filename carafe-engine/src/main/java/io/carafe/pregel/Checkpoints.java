@@ -31,6 +31,8 @@ import java.util.stream.Stream;
  */
 final class Checkpoints {
     private static final long MAGIC = 0x31544e5043_474552L; // "REGCPNT1"
+    /** The coordinator's file since supersteps record their dense partitions; files with {@link #MAGIC} are read as before. */
+    private static final long COORDINATOR_MAGIC = 0x32544e5043_474552L; // "REGCPNT2"
     private static final String STEP = "step-";
     private static final String PARTIAL = ".partial";
     private static final String COORDINATOR = "coordinator";
@@ -144,7 +146,7 @@ final class Checkpoints {
                 }
             }
             try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(partial.resolve(COORDINATOR))))) {
-                out.writeLong(MAGIC);
+                out.writeLong(COORDINATOR_MAGIC);
                 out.writeLong(state.superstep());
                 out.writeLong(state.active());
                 out.writeLong(state.messages());
@@ -158,6 +160,7 @@ final class Checkpoints {
                     out.writeLong(s.activeVertices());
                     out.writeLong(s.messages());
                     out.writeLong(s.bytesMoved());
+                    out.writeInt(s.densePartitions());
                     out.writeInt(s.aggregates().length);
                     for (double a : s.aggregates()) {
                         out.writeDouble(a);
@@ -200,7 +203,8 @@ final class Checkpoints {
     static CoordinatorState readCoordinator(Path directory, long superstep) {
         Path file = step(directory, superstep, true).resolve(COORDINATOR);
         try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
-            if (in.readLong() != MAGIC || in.readLong() != superstep) {
+            long magic = in.readLong();
+            if (magic != COORDINATOR_MAGIC && magic != MAGIC || in.readLong() != superstep) {
                 throw new PregelException(file + " is not the coordinator's part of checkpoint " + superstep, null);
             }
             long active = in.readLong();
@@ -216,11 +220,12 @@ final class Checkpoints {
                 long activeThen = in.readLong();
                 long sent = in.readLong();
                 long bytes = in.readLong();
+                int dense = magic == COORDINATOR_MAGIC ? in.readInt() : 0;
                 double[] values = new double[in.readInt()];
                 for (int a = 0; a < values.length; a++) {
                     values[a] = in.readDouble();
                 }
-                history.add(new PregelJob.Superstep(index, seconds, computed, activeThen, sent, bytes, values));
+                history.add(new PregelJob.Superstep(index, seconds, computed, activeThen, sent, bytes, dense, values));
             }
             return new CoordinatorState(superstep, active, messages, aggregates, globals, history);
         } catch (IOException e) {

@@ -15,10 +15,11 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * One partition worker's side of {@link Messaging#GATHER}. Each partition publishes one
- * value per <em>slot</em> — its vertices with out-edges, heaviest (most out-edges) first —
- * and every partition reads all of them into one array; a receiver then combines, for each
- * of its vertices, the values of its in-neighbours' slots. Every worker computes every
+ * One partition worker's side of {@link Messaging#GATHER} and the dense supersteps of
+ * {@link Messaging#HYBRID}. Each partition publishes one 8-byte value (a double or a long)
+ * per <em>slot</em> — its vertices with out-edges, heaviest (most out-edges) first — and
+ * every partition reads all of them into one array; a receiver then combines, for each of
+ * its vertices, the values of its in-neighbours' slots. Every worker computes every
  * partition's slots from the out-degrees alone and reads its own vertices' in-edges from
  * the graph (stored with it at import), so no edge list crosses between workers.
  *
@@ -33,39 +34,58 @@ final class Gather implements AutoCloseable {
     private final int index;
     private final int from;
     private final int size;
-    private final DoubleCombiner combiner;
-    /** Slot counts and where each partition's slots start in {@link #gathered} (multiples of 64, so sent bits copy as words). */
+    /** The combiner: one of these is set, as the messages are doubles or longs. */
+    private final DoubleCombiner doubles;
+    private final LongCombiner longs;
+    private final long identityBits;
+    /** Slot counts and where each partition's slots start in the gathered array (multiples of 64, so sent bits copy as words). */
     private final long[] slots;
     private final int[] base;
     /** Per local vertex: its slot in this partition's outbox (-1 without out-edges), and its out-degree. */
     private final int[] mySlot;
     private final int[] degree;
+    private final long edges;
     /** In-edges of the local vertices, as the gathered-array slots of their sources. */
     private final int[] inStart;
     private final int[] inSource;
     /** Local vertices with at least one in-edge: who has messages when every slot sent. */
     private final long[] hasInEdges;
 
-    private final double[] gathered;
+    /** Every partition's values of the previous superstep, by slot: doubles or longs as the combiner is. */
+    private final double[] gatheredDoubles;
+    private final long[] gatheredLongs;
     private final long[] sent;
+    private final boolean[] senders;
     private final Batch batch = new Batch();
     private Mapping outbox;
     private final MemorySegment[] outContainer = new MemorySegment[2];
+    /** Per parity: the outgoing container holds values of a superstep that published them, to be reset before its next use. */
+    private final boolean[] dirty = {true, true};
     private final Mapping[] inbox;
     private final MemorySegment[][] inContainer;
-    private long senders;
+    private long sending;
 
-    private Gather(Partitioning partitioning, int index, DoubleCombiner combiner, long[] slots, int[] base, int[] mySlot, int[] degree,
+    private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] degree,
                    int[] inStart, int[] inSource) {
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
         this.size = partitioning.end(index) - from;
-        this.combiner = combiner;
+        this.doubles = combiner instanceof DoubleCombiner d ? d : null;
+        this.longs = combiner instanceof LongCombiner l ? l : null;
+        if (doubles == null && longs == null) {
+            throw new IllegalArgumentException("gathering needs a DoubleCombiner or a LongCombiner, not " + combiner);
+        }
+        this.identityBits = doubles != null ? Double.doubleToRawLongBits(doubles.identity()) : longs.identity();
         this.slots = slots;
         this.base = base;
         this.mySlot = mySlot;
         this.degree = degree;
+        long sum = 0;
+        for (int d : degree) {
+            sum += d;
+        }
+        this.edges = sum;
         this.inStart = inStart;
         this.inSource = inSource;
         this.hasInEdges = new long[(size + 63) >>> 6];
@@ -75,8 +95,10 @@ final class Gather implements AutoCloseable {
             }
         }
         int total = base[partitions];
-        this.gathered = new double[total];
+        this.gatheredDoubles = doubles != null ? new double[total] : null;
+        this.gatheredLongs = longs != null ? new long[total] : null;
         this.sent = new long[total >>> 6];
+        this.senders = new boolean[partitions];
         this.inbox = new Mapping[partitions];
         this.inContainer = new MemorySegment[2][partitions];
     }
@@ -86,7 +108,7 @@ final class Gather implements AutoCloseable {
      * this partition's in-edges come from the graph's in-edge sections (built at import),
      * their sources then renamed to slots. No worker reads another's edges.
      */
-    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, DoubleCombiner combiner) {
+    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
@@ -147,11 +169,16 @@ final class Gather implements AutoCloseable {
         return slots[index];
     }
 
+    /** Whether senders that send along {@code sentEdges} of this partition's out-edges go dense: published rather than pushed. */
+    boolean dense(long sentEdges) {
+        return sentEdges > edges / Messaging.DENSE_FRACTION;
+    }
+
     int degree(int local) {
         return degree[local];
     }
 
-    /** Allocates and maps this partition's broadcast segment; every cell of its grid row names it. */
+    /** Allocates and maps this partition's broadcast segment; the caller names it in the job directory. */
     RAddress allocate(Namespace job) {
         RAddress segment = job.alloc(BroadcastLayout.segmentBytes(slots[index]), AllocFlags.GROW | AllocFlags.ZERO);
         outbox = segment.map(MapFlags.NONE);
@@ -161,7 +188,7 @@ final class Gather implements AutoCloseable {
         return segment;
     }
 
-    /** Maps partition j's broadcast segment, named by cell (j, index) of the grid, once every worker has published it. */
+    /** Maps partition j's broadcast segment, named in the job directory, once every worker has published it. */
     void join(Namespace job, int j, long address, long slotCount) {
         if (slotCount != slots[j]) {
             throw new IllegalStateException("partition " + j + " publishes " + slotCount + " slots, this worker counted " + slots[j]
@@ -175,39 +202,72 @@ final class Gather implements AutoCloseable {
 
     /** Before compute: the outgoing container holds the identity for every slot and no sent bits. */
     void startStep(long superstep) {
-        MemorySegment out = outContainer[(int) ((superstep + 1) & 1)];
-        long n = slots[index];
-        double identity = combiner.identity();
-        if (Double.doubleToRawLongBits(identity) == 0) {
-            out.asSlice(BroadcastLayout.values(), 8 * n).fill((byte) 0);
-        } else {
-            for (long s = 0; s < n; s++) {
-                BroadcastLayout.setValue(out, s, identity);
+        int parity = (int) ((superstep + 1) & 1);
+        if (dirty[parity]) {
+            MemorySegment out = outContainer[parity];
+            long n = slots[index];
+            if (identityBits == 0) {
+                out.asSlice(BroadcastLayout.values(), 8 * n).fill((byte) 0);
+            } else {
+                for (long s = 0; s < n; s++) {
+                    BroadcastLayout.setValue(out, s, identityBits);
+                }
             }
+            out.asSlice(BroadcastLayout.sentBits(n), 8 * BroadcastLayout.words(n)).fill((byte) 0);
+            dirty[parity] = false;
         }
-        out.asSlice(BroadcastLayout.sentBits(n), 8 * BroadcastLayout.words(n)).fill((byte) 0);
-        senders = 0;
+        sending = 0;
     }
 
-    /** Local vertex {@code local} sends {@code value} along its out-edges; returns how many messages that stands for. */
-    int send(long superstep, int local, double value) {
+    /**
+     * Local vertex {@code local} sends {@code bits} (a double's raw bits or a long) along its
+     * out-edges; returns how many messages that stands for: its out-degree.
+     */
+    int send(long superstep, int local, long bits) {
         int slot = mySlot[local];
         if (slot < 0) {
             return 0;
         }
         MemorySegment out = outContainer[(int) ((superstep + 1) & 1)];
-        BroadcastLayout.setValue(out, slot, value);
+        BroadcastLayout.setValue(out, slot, bits);
         long word = BroadcastLayout.sentBits(slots[index]) + 8L * (slot >>> 6);
         out.set(ValueLayout.JAVA_LONG_UNALIGNED, word, out.get(ValueLayout.JAVA_LONG_UNALIGNED, word) | 1L << slot);
-        senders++;
+        sending++;
         return degree[local];
     }
 
-    /** After compute: writes the outgoing container. */
-    void publish(long superstep) {
+    /** What local vertex {@code local} sent this superstep (it did, and has out-edges). */
+    long sentValue(long superstep, int local) {
+        return BroadcastLayout.value(outContainer[(int) ((superstep + 1) & 1)], mySlot[local]);
+    }
+
+    /**
+     * After compute: dense, writes the outgoing container; sparse (the caller pushed the
+     * values through the mailboxes), resets the slots that sent and writes only the header,
+     * which tells receivers there is nothing to gather.
+     */
+    void publish(long superstep, boolean dense) {
+        int parity = (int) ((superstep + 1) & 1);
+        MemorySegment out = outContainer[parity];
         long n = slots[index];
-        BroadcastLayout.setHeader(outContainer[(int) ((superstep + 1) & 1)], n, senders);
-        batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.containerBytes(n));
+        if (dense) {
+            BroadcastLayout.setHeader(out, n, sending);
+            batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.containerBytes(n));
+            dirty[parity] = true;
+        } else {
+            long bits = BroadcastLayout.sentBits(n);
+            for (long w = 0, words = BroadcastLayout.words(n); w < words; w++) {
+                long word = out.get(ValueLayout.JAVA_LONG_UNALIGNED, bits + 8 * w);
+                for (long rest = word; rest != 0; rest &= rest - 1) {
+                    BroadcastLayout.setValue(out, (w << 6) + Long.numberOfTrailingZeros(rest), identityBits);
+                }
+                if (word != 0) {
+                    out.set(ValueLayout.JAVA_LONG_UNALIGNED, bits + 8 * w, 0);
+                }
+            }
+            BroadcastLayout.setHeader(out, n, 0);
+            batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.HEADER);
+        }
         batch.join();
     }
 
@@ -223,45 +283,77 @@ final class Gather implements AutoCloseable {
             throw new IllegalStateException("the checkpoint's broadcast holds " + saved.byteSize() + " bytes, this partition's " + out.byteSize());
         }
         MemorySegment.copy(saved, 0, out, 0, out.byteSize());
+        dirty[(int) (superstep & 1)] = true;
         batch.write(outbox, BroadcastLayout.container(slots[index], superstep), BroadcastLayout.containerBytes(slots[index]));
         batch.join();
     }
 
     /**
      * Reads every partition's values of the previous superstep and combines them along the
-     * in-edges: {@code combined[u]} and bit u of {@code hasMessage} for each local vertex u.
+     * in-edges: {@code combined[u]} (raw 8-byte values) and bit u of {@code hasMessage} for
+     * each local vertex u. Headers first: a partition that sent nothing (or pushed instead)
+     * is not read further, and if none sent, nothing is combined.
      */
-    void gather(long superstep, double[] combined, long[] hasMessage) {
+    void gather(long superstep, long[] combined, long[] hasMessage) {
+        Arrays.fill(hasMessage, 0);
         if (superstep == 0) {
-            Arrays.fill(hasMessage, 0);
             return;
         }
+        int parity = (int) (superstep & 1);
         for (int j = 0; j < partitions; j++) {
-            batch.read(inbox[j], BroadcastLayout.container(slots[j], superstep), BroadcastLayout.containerBytes(slots[j]));
+            batch.read(inbox[j], BroadcastLayout.container(slots[j], superstep), BroadcastLayout.HEADER);
         }
         batch.join();
+        boolean anySent = false;
         boolean everySlotSent = true;
         for (int j = 0; j < partitions; j++) {
-            MemorySegment c = inContainer[(int) (superstep & 1)][j];
+            MemorySegment c = inContainer[parity][j];
             long n = slots[j];
-            long senders = BroadcastLayout.senders(c);
-            if (BroadcastLayout.slots(c) != n || senders < 0 || senders > n) {
+            long count = BroadcastLayout.senders(c);
+            if (BroadcastLayout.slots(c) != n || count < 0 || count > n) {
                 throw new IllegalStateException("broadcast " + j + "->" + index + " claims " + BroadcastLayout.slots(c) + " slots and "
-                        + senders + " senders, expected " + n + " slots");
+                        + count + " senders, expected " + n + " slots");
             }
-            MemorySegment.copy(c, ValueLayout.JAVA_DOUBLE_UNALIGNED, BroadcastLayout.values(), gathered, base[j], (int) n);
-            if (senders == n) {
+            senders[j] = count > 0;
+            anySent |= count > 0;
+            everySlotSent &= count == n;
+            if (count > 0) {
+                batch.read(inbox[j], BroadcastLayout.container(n, superstep) + BroadcastLayout.HEADER, BroadcastLayout.containerBytes(n) - BroadcastLayout.HEADER);
+            }
+        }
+        if (!anySent) {
+            return;
+        }
+        batch.join();
+        for (int j = 0; j < partitions; j++) {
+            MemorySegment c = inContainer[parity][j];
+            long n = slots[j];
+            if (!senders[j]) {
+                Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, 0);
+                continue;
+            }
+            if (doubles != null) {
+                MemorySegment.copy(c, ValueLayout.JAVA_DOUBLE_UNALIGNED, BroadcastLayout.values(), gatheredDoubles, base[j], (int) n);
+            } else {
+                MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.values(), gatheredLongs, base[j], (int) n);
+            }
+            if (BroadcastLayout.senders(c) == n) {
                 Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, -1L);
             } else {
-                everySlotSent = false;
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
         if (everySlotSent) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
-            combineAll(combined);
-        } else {
+            if (doubles != null) {
+                combineAll(combined);
+            } else {
+                combineAllLongs(combined);
+            }
+        } else if (doubles != null) {
             combineSent(combined, hasMessage);
+        } else {
+            combineSentLongs(combined, hasMessage);
         }
     }
 
@@ -270,45 +362,75 @@ final class Gather implements AutoCloseable {
      * identity). SUM, PageRank's combiner, has a loop of its own with the addition in
      * line, which the JIT unrolls; MIN and MAX go through the combiner.
      */
-    private void combineAll(double[] combined) {
+    private void combineAll(long[] combined) {
         int[] start = inStart;
         int[] source = inSource;
-        double[] values = gathered;
-        if (combiner == DoubleCombiner.SUM) {
+        double[] values = gatheredDoubles;
+        if (doubles == DoubleCombiner.SUM) {
             for (int u = 0; u < size; u++) {
                 double acc = 0;
                 for (int e = start[u], end = start[u + 1]; e < end; e++) {
                     acc += values[source[e]];
                 }
-                combined[u] = acc;
+                combined[u] = Double.doubleToRawLongBits(acc);
             }
             return;
         }
-        DoubleCombiner c = combiner;
+        DoubleCombiner c = doubles;
         for (int u = 0; u < size; u++) {
             double acc = c.identity();
             for (int e = start[u], end = start[u + 1]; e < end; e++) {
                 acc = c.combine(acc, values[source[e]]);
+            }
+            combined[u] = Double.doubleToRawLongBits(acc);
+        }
+    }
+
+    private void combineAllLongs(long[] combined) {
+        LongCombiner c = longs;
+        for (int u = 0; u < size; u++) {
+            long acc = c.identity();
+            for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
+                acc = c.combine(acc, gatheredLongs[inSource[e]]);
             }
             combined[u] = acc;
         }
     }
 
     /** When some slots sent nothing: a vertex has messages only if one of its in-neighbours sent. */
-    private void combineSent(double[] combined, long[] hasMessage) {
-        Arrays.fill(hasMessage, 0);
+    private void combineSent(long[] combined, long[] hasMessage) {
+        DoubleCombiner c = doubles;
         for (int u = 0; u < size; u++) {
-            double acc = combiner.identity();
+            double acc = c.identity();
             boolean any = false;
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
-                    acc = combiner.combine(acc, gathered[s]);
+                    acc = c.combine(acc, gatheredDoubles[s]);
                     any = true;
                 }
             }
-            combined[u] = acc;
             if (any) {
+                combined[u] = Double.doubleToRawLongBits(acc);
+                hasMessage[u >>> 6] |= 1L << u;
+            }
+        }
+    }
+
+    private void combineSentLongs(long[] combined, long[] hasMessage) {
+        LongCombiner c = longs;
+        for (int u = 0; u < size; u++) {
+            long acc = c.identity();
+            boolean any = false;
+            for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
+                int s = inSource[e];
+                if ((sent[s >>> 6] & 1L << s) != 0) {
+                    acc = c.combine(acc, gatheredLongs[s]);
+                    any = true;
+                }
+            }
+            if (any) {
+                combined[u] = acc;
                 hasMessage[u >>> 6] |= 1L << u;
             }
         }

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  *  0  magic (long)          8  partitions P (int)     12 aggregators A (int)
  * 16  vertex count (long)  24  values at (long)       32 barrier at (long)
  * 40  globals G (int)      44  value bytes (int)      48 message bytes (int)
- * 52  messaging (int: 0 push, 1 gather)               56 edge count (long)
+ * 52  messaging (int: 0 push, 1 gather, 2 hybrid)     56 edge count (long)
  * 64  graph name length (int)     68 graph name (UTF-8, up to 252 bytes)
  * 320 program spec length (int)   324 program spec (UTF-8, up to 2,748 bytes; empty: threads only)
  * 3072 first superstep (long: 0, or the checkpoint a restarted job goes on from)
@@ -23,12 +23,13 @@ import java.nio.charset.StandardCharsets;
  * 3088 checkpoint directory (UTF-8, up to 1,008 bytes)
  * 4096 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (address, capacity) for the even then the odd container;
- *     row i = the outboxes of worker i (gathering: each cell of row i names i's one
- *     broadcast segment and its slot count)
+ *     row i = the outboxes of worker i
+ *  .. broadcasts: P entries of (address, slot count), entry i = worker i's broadcast
+ *     segment when the job gathers or is hybrid ({@link BroadcastLayout}); 0 otherwise
  * </pre>
  */
 public final class JobLayout {
-    public static final long MAGIC = 0x33424f4a_47455250L; // "PREGJOB3"
+    public static final long MAGIC = 0x34424f4a_47455250L; // "PREGJOB4"
     private static final long PARTITIONS = 8;
     private static final long AGGREGATORS = 12;
     private static final long VERTICES = 16;
@@ -52,6 +53,7 @@ public final class JobLayout {
     private static final int CHECKPOINT_DIR_MAX = 1008;
     private static final long STARTS = 4096;
     private static final long CELL = 32;
+    private static final long BROADCAST = 16;
 
     /**
      * What the coordinator writes: the job as every worker must see it. A job restarted from
@@ -68,7 +70,43 @@ public final class JobLayout {
     }
 
     public static long bytes(int partitions) {
+        return broadcasts(partitions) + BROADCAST * partitions;
+    }
+
+    /** Offset of the broadcast table, after the grid. */
+    private static long broadcasts(int partitions) {
         return grid(partitions) + CELL * partitions * partitions;
+    }
+
+    /** Offset and length of worker {@code from}'s broadcast entry: it writes it in the setup round. */
+    public static long broadcast(int partitions, int from) {
+        return broadcasts(partitions) + BROADCAST * from;
+    }
+
+    public static long broadcastBytes() {
+        return BROADCAST;
+    }
+
+    /** Offset and length of the whole broadcast table, which a worker reads once, joining the others' broadcasts. */
+    public static long broadcastsOffset(int partitions) {
+        return broadcasts(partitions);
+    }
+
+    public static long broadcastsBytes(int partitions) {
+        return BROADCAST * partitions;
+    }
+
+    public static void setBroadcast(MemorySegment s, int partitions, int from, long address, long slots) {
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, broadcast(partitions, from), address);
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, broadcast(partitions, from) + 8, slots);
+    }
+
+    public static long broadcastAddress(MemorySegment s, int partitions, int from) {
+        return s.get(ValueLayout.JAVA_LONG_UNALIGNED, broadcast(partitions, from));
+    }
+
+    public static long broadcastSlots(MemorySegment s, int partitions, int from) {
+        return s.get(ValueLayout.JAVA_LONG_UNALIGNED, broadcast(partitions, from) + 8);
     }
 
     private static long grid(int partitions) {
@@ -121,7 +159,12 @@ public final class JobLayout {
         s.set(ValueLayout.JAVA_INT_UNALIGNED, GLOBALS, h.globals());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, VALUE_BYTES, h.valueBytes());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, MESSAGE_BYTES, h.messageBytes());
-        s.set(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING, h.messaging() == Messaging.GATHER ? 1 : 0);
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING, switch (h.messaging()) {
+            case PUSH -> 0;
+            case GATHER -> 1;
+            case HYBRID -> 2;
+            case AUTO -> throw new IllegalArgumentException("a job directory records the messaging a job runs with, not auto");
+        });
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, EDGES, h.edges());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, NAME_LENGTH, name.length);
         MemorySegment.copy(name, 0, s, ValueLayout.JAVA_BYTE, NAME, name.length);
@@ -155,10 +198,19 @@ public final class JobLayout {
                 s.get(ValueLayout.JAVA_LONG_UNALIGNED, VERTICES), s.get(ValueLayout.JAVA_LONG_UNALIGNED, EDGES),
                 s.get(ValueLayout.JAVA_INT_UNALIGNED, VALUE_BYTES), s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGE_BYTES),
                 s.get(ValueLayout.JAVA_LONG_UNALIGNED, VALUES), s.get(ValueLayout.JAVA_LONG_UNALIGNED, BARRIER),
-                s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING) == 1 ? Messaging.GATHER : Messaging.PUSH,
+                messaging(s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING)),
                 text(s, NAME_LENGTH, NAME, NAME_MAX), text(s, PROGRAM_LENGTH, PROGRAM, PROGRAM_MAX), starts,
                 s.get(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP), s.get(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY),
                 text(s, CHECKPOINT_DIR_LENGTH, CHECKPOINT_DIR, CHECKPOINT_DIR_MAX));
+    }
+
+    private static Messaging messaging(int code) {
+        return switch (code) {
+            case 0 -> Messaging.PUSH;
+            case 1 -> Messaging.GATHER;
+            case 2 -> Messaging.HYBRID;
+            default -> throw new IllegalStateException("job directory names messaging " + code + ", which this build does not know");
+        };
     }
 
     private static String text(MemorySegment s, long lengthAt, long at, int max) {

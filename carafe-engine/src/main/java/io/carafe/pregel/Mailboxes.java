@@ -158,6 +158,32 @@ final class Mailboxes implements AutoCloseable {
     }
 
     /**
+     * Maps the inbox column's containers of both parities, once every worker has named its
+     * outboxes: mapping is setup work (tens of MB of local memory on a large graph), not a
+     * superstep's.
+     */
+    void join() {
+        directory.read(JobLayout.gridOffset(partitions), JobLayout.gridBytes(partitions));
+        for (int parity = 0; parity < 2; parity++) {
+            for (int j = 0; j < partitions; j++) {
+                mapInbox(parity, j);
+            }
+        }
+    }
+
+    /** Maps the inbox container of cell (j, index) and {@code parity} as the directory (read by the caller) names it, unless it is mapped already. */
+    private void mapInbox(int parity, int j) {
+        long address = JobLayout.cellAddress(directory.segment(), partitions, j, index, parity);
+        if (inbox[parity][j] == null || inAddress[parity][j] != address) {
+            if (inbox[parity][j] != null) {
+                inbox[parity][j].close();
+            }
+            inbox[parity][j] = job.raddress(address).map(MapFlags.NONE);
+            inAddress[parity][j] = address;
+        }
+    }
+
+    /**
      * Messages written in the previous superstep: the (superstep mod 2) containers of the
      * inbox column, found through the directory (a sender may have moved one), read
      * header first, then as many messages as each holds.
@@ -174,16 +200,8 @@ final class Mailboxes implements AutoCloseable {
         }
         int parity = (int) (superstep & 1);
         directory.read(JobLayout.gridOffset(partitions), JobLayout.gridBytes(partitions));
-        MemorySegment dir = directory.segment();
         for (int j = 0; j < partitions; j++) {
-            long address = JobLayout.cellAddress(dir, partitions, j, index, parity);
-            if (inbox[parity][j] == null || inAddress[parity][j] != address) {
-                if (inbox[parity][j] != null) {
-                    inbox[parity][j].close();
-                }
-                inbox[parity][j] = job.raddress(address).map(MapFlags.NONE);
-                inAddress[parity][j] = address;
-            }
+            mapInbox(parity, j);
             batch.read(inbox[parity][j], 0, MailboxLayout.HEADER);
         }
         batch.join();
@@ -283,6 +301,28 @@ final class Mailboxes implements AutoCloseable {
     /** The combined message of one double or one long, as raw memory: its offset in {@link #combined()}. */
     MemorySegment combined() {
         return combined;
+    }
+
+    /**
+     * {@link Messaging#HYBRID}: adds what arrived here (pushed by sparse partitions) to what
+     * was gathered from dense ones, by local vertex: {@code values} holds 8-byte messages as
+     * raw bits (doubles or longs), {@code has} who got one.
+     */
+    void mergeInto(long[] values, long[] has) {
+        for (int w = 0; w < hasMessage.length; w++) {
+            for (long rest = hasMessage[w]; rest != 0; rest &= rest - 1) {
+                long bit = rest & -rest;
+                int u = (w << 6) + Long.numberOfTrailingZeros(rest);
+                long bits = combined.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, u);
+                if ((has[w] & bit) != 0) {
+                    bits = doubles != null
+                            ? Double.doubleToRawLongBits(doubles.combine(Double.longBitsToDouble(values[u]), Double.longBitsToDouble(bits)))
+                            : longs.combine(values[u], bits);
+                }
+                values[u] = bits;
+                has[w] |= bit;
+            }
+        }
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.carafe.pregel;
 
 /**
- * How messages travel between partitions. Both deliver the same combined messages; they
+ * How messages travel between partitions. All deliver the same combined messages; they
  * differ in what crosses RStore and in what each edge costs.
  */
 public enum Messaging {
@@ -13,29 +13,58 @@ public enum Messaging {
     PUSH,
     /**
      * Each partition writes one value per sending vertex; receivers read all of them and
-     * combine along their in-edges, built once at setup (a pull-style SpMV, as GAP's
-     * {@code pr_spmv}). Only for programs whose sends are
-     * {@link VertexProgram.Sends#OUT_NEIGHBOURS_ONCE} of one double with a
-     * {@link DoubleCombiner}; suits programs where most
-     * vertices send every superstep, such as PageRank.
+     * combine along their in-edges (a pull-style SpMV, as GAP's {@code pr_spmv}). Only for
+     * programs that {@link #canBroadcast broadcast}; suits programs where most vertices send
+     * every superstep, such as PageRank.
      */
     GATHER,
-    /** GATHER when the program allows it, PUSH otherwise. */
+    /**
+     * Sparse or dense per superstep and partition, as Ligra's and Gemini's push/pull: each
+     * partition first records its senders' values as {@link #GATHER} would, then, if they
+     * send along more than a twentieth of its out-edges, publishes them (dense); otherwise
+     * it pushes them along its senders' out-edges through the mailboxes (sparse) and
+     * publishes nothing. Receivers combine both. Only for programs that broadcast; suits
+     * programs whose frontier grows and shrinks, such as BFS.
+     */
+    HYBRID,
+    /**
+     * GATHER for a program whose vertices mostly all send ({@link VertexProgram.Sends#OUT_NEIGHBOURS_ONCE_DENSE}),
+     * HYBRID for another that broadcasts, PUSH otherwise.
+     */
     AUTO;
+
+    /**
+     * Hybrid: a partition whose senders send along more than 1/DENSE_FRACTION of its
+     * out-edges publishes them (dense); fewer are pushed (sparse). Ligra's threshold, |E|/20.
+     */
+    public static final int DENSE_FRACTION = 20;
+
+    /**
+     * Whether a program's messages can be broadcast as one value per sending vertex: it
+     * sends along its out-edges at most once a superstep
+     * ({@link VertexProgram.Sends#onceAlongOutEdges}) one double with a
+     * {@link DoubleCombiner} or one long with a {@link LongCombiner}.
+     */
+    static boolean canBroadcast(VertexProgram program) {
+        RecordLayout message = program.messageLayout();
+        return program.sends().onceAlongOutEdges()
+                && (program.combiner() instanceof DoubleCombiner && message.isSingle(RecordLayout.Type.DOUBLE)
+                    || program.combiner() instanceof LongCombiner && message.isSingle(RecordLayout.Type.LONG));
+    }
 
     /** The mode a job runs in, or an error naming why the program cannot run in the one asked for. */
     Messaging resolve(VertexProgram program) {
-        boolean canGather = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE && program.combiner() instanceof DoubleCombiner
-                && program.messageLayout().isSingle(RecordLayout.Type.DOUBLE);
+        boolean broadcasts = canBroadcast(program);
         return switch (this) {
             case PUSH -> PUSH;
-            case AUTO -> canGather ? GATHER : PUSH;
-            case GATHER -> {
-                if (!canGather) {
-                    throw new IllegalArgumentException("--messaging gather needs a program that sends one double along its out-edges at most"
-                            + " once a superstep (Sends.OUT_NEIGHBOURS_ONCE) with a DoubleCombiner, as PageRank does; use push or auto for this one");
+            case AUTO -> !broadcasts ? PUSH : program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_DENSE ? GATHER : HYBRID;
+            case GATHER, HYBRID -> {
+                if (!broadcasts) {
+                    throw new IllegalArgumentException("--messaging " + name().toLowerCase(java.util.Locale.ROOT) + " needs a program that sends"
+                            + " one double or one long along its out-edges at most once a superstep (Sends.OUT_NEIGHBOURS_ONCE) with a"
+                            + " DoubleCombiner or LongCombiner, as PageRank and BFS do; use push or auto for this one");
                 }
-                yield GATHER;
+                yield this;
             }
         };
     }

@@ -3,6 +3,7 @@ package io.carafe.pregel;
 import io.carafe.graph.GraphPartition;
 import io.carafe.graph.InEdgeLists;
 import io.carafe.graph.SequentialEdgeIterator;
+import io.rstore.Batch;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
 import io.rstore.Namespace;
@@ -26,7 +27,9 @@ import java.util.function.Function;
  * column, compute, write the outbox row and the values, report counts and aggregates,
  * wait. Messages travel through {@link Mailboxes}, or, when the job gathers
  * ({@link Messaging#GATHER}), as one value per sending vertex combined along in-edges by
- * {@link Gather}.
+ * {@link Gather}; a hybrid job ({@link Messaging#HYBRID}) records its senders' values as
+ * gathering does and then, each superstep, publishes them (dense) or pushes them along
+ * their out-edges (sparse).
  * Values and messages are records read through flyweights: nothing is allocated per
  * vertex or message.
  */
@@ -37,6 +40,8 @@ final class PartitionWorker implements Callable<Void> {
     private final int index;
     private final Function<String, VertexProgram> programs;
     private final long timeoutMs;
+    /** Hybrid's sparse supersteps read the senders' edge lists; lists at most this many edges apart are read as one (16 KiB). */
+    private static final long MERGE_GAP_EDGES = 4096;
 
     /** {@code programs} builds the vertex program from the spec in the job's directory. */
     PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, Function<String, VertexProgram> programs,
@@ -102,7 +107,8 @@ final class PartitionWorker implements Callable<Void> {
         private final Combiner combiner;
         private final DoubleCombiner doubles; // the combiner when messages are one double
         private final LongCombiner longs;     // likewise for one long
-        private final boolean gathering;
+        private final boolean gathering; // messages arrive through the gather (GATHER, HYBRID)
+        private final boolean hybrid;    // and sparse supersteps push through the mailboxes too
         private final boolean onceOnly;
         private final Aggregation aggregation;
         private final int aggregators;
@@ -125,9 +131,9 @@ final class PartitionWorker implements Callable<Void> {
 
         private Mapping values;
         private final RecordView value;
-        private Mailboxes mailboxes; // pushing
-        // gathering: the combined messages as doubles, a view of them, and who got one
-        private double[] gathered;
+        private Mailboxes mailboxes; // pushing, or hybrid
+        // gathering: the combined messages as raw 8-byte values (doubles or longs), a view of them, and who got one
+        private long[] gathered;
         private RecordView gatheredView;
         private RecordView gatheredIdentity;
         private long[] gatheredHas;
@@ -136,6 +142,11 @@ final class PartitionWorker implements Callable<Void> {
         private final OutEdges outEdges = new OutEdges();
         private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
+        private final long[] sentLocal; // hybrid: local vertices that sent this superstep
+        // hybrid, for sparse supersteps: where each local vertex's out-edges start in the partition's, the senders in order, their reads
+        private long[] edgeStart;
+        private int[] senders;
+        private final Batch edgeReads = new Batch();
         private final long[] globalValues;
         private long superstep;
         private int vertex;
@@ -157,8 +168,9 @@ final class PartitionWorker implements Callable<Void> {
             RecordLayout messageLayout = program.messageLayout();
             this.doubles = combiner instanceof DoubleCombiner d && messageLayout.isSingle(RecordLayout.Type.DOUBLE) ? d : null;
             this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
-            this.gathering = header.messaging() == Messaging.GATHER;
-            this.onceOnly = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE;
+            this.hybrid = header.messaging() == Messaging.HYBRID;
+            this.gathering = hybrid || header.messaging() == Messaging.GATHER;
+            this.onceOnly = program.sends().onceAlongOutEdges();
             this.aggregation = new Aggregation(program.aggregators());
             this.aggregators = header.aggregators();
             this.globals = header.globals();
@@ -170,6 +182,7 @@ final class PartitionWorker implements Callable<Void> {
             this.value = new RecordView(program.valueLayout());
             this.outgoing = RecordView.allocate(messageLayout);
             this.halted = new long[(size + 63) >>> 6];
+            this.sentLocal = hybrid ? new long[halted.length] : null;
             this.globalValues = new long[globals];
             this.first = header.firstSuperstep();
             this.checkpointEvery = header.checkpointEvery();
@@ -184,8 +197,9 @@ final class PartitionWorker implements Callable<Void> {
                 io.carafe.graph.GraphHeader graph = io.carafe.graph.CarafeGraph.header(rstore, header.graph());
                 directed = graph.directed();
                 if (gathering) {
-                    gather = Gather.build(rstore, header.graph(), partitioning, index, doubles);
-                } else {
+                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner);
+                }
+                if (!gathering) {
                     openGraph();
                 }
                 if (needsInEdges && directed) {
@@ -196,12 +210,15 @@ final class PartitionWorker implements Callable<Void> {
                     restore();
                 }
                 barrier.finish(0);
-                // round 1: every partition has named its broadcast segment, so each can map the others' (setup, not superstep 0)
+                // round 1: every partition has named its outboxes, so each can map the others' (setup, not superstep 0)
                 if (!barrier.awaitStart(1, timeoutMs)) {
                     return;
                 }
                 if (gathering) {
                     joinBroadcasts();
+                }
+                if (mailboxes != null) {
+                    mailboxes.join();
                 }
                 barrier.finish(1);
                 // round k >= 2 runs superstep first + k - 2: rounds stay consecutive after a restart
@@ -242,23 +259,34 @@ final class PartitionWorker implements Callable<Void> {
          * Pushing: counts this partition's edges into every partition and allocates the
          * outbox containers with room for a message per edge (per target vertex with a
          * combiner): what most programs send, and what grows when they send more.
-         * Gathering: allocates the one broadcast segment and names it in every cell.
+         * Gathering: allocates the one broadcast segment and names it in the directory.
+         * Hybrid: both, the mailboxes sized for a sparse superstep (they grow if need be).
          */
         private void setUp() {
             MemorySegment dir = directory.segment();
             if (gathering) {
                 RAddress segment = gather.allocate(job);
-                for (int j = 0; j < partitions; j++) {
-                    for (int parity = 0; parity < 2; parity++) {
-                        JobLayout.setCell(dir, partitions, index, j, parity, segment.address(), gather.slots());
-                    }
-                }
-                gathered = new double[size];
+                JobLayout.setBroadcast(dir, partitions, index, segment.address(), gather.slots());
+                directory.write(JobLayout.broadcast(partitions, index), JobLayout.broadcastBytes());
+                gathered = new long[size];
                 gatheredView = new RecordView(program.messageLayout()).wrap(MemorySegment.ofArray(gathered), 0);
                 gatheredHas = new long[(size + 63) >>> 6];
                 gatheredIdentity = RecordView.allocate(program.messageLayout());
-                doubles.identity(gatheredIdentity);
-            } else {
+                combiner.identity(gatheredIdentity);
+            }
+            if (hybrid) {
+                openGraph();
+                edgeStart = new long[size + 1];
+                for (int u = 0; u < size; u++) {
+                    edgeStart[u + 1] = edgeStart[u] + gather.degree(u);
+                }
+                senders = new int[size];
+                // a sparse superstep sends along at most a twentieth of this partition's edges: the mailboxes never grow
+                long[] sparse = new long[partitions];
+                java.util.Arrays.fill(sparse, edgeStart[size] / Messaging.DENSE_FRACTION + 1);
+                mailboxes = new Mailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), combiner, arena);
+                mailboxes.allocate(sparse);
+            } else if (!gathering) {
                 long[] edgesInto = new long[partitions];
                 for (int v; (v = scan.nextVertex()) >= 0; ) {
                     for (int t; (t = scan.nextInt()) >= 0; ) {
@@ -287,7 +315,8 @@ final class PartitionWorker implements Callable<Void> {
             sections.add(MemorySegment.ofArray(halted));
             if (gathering) {
                 sections.add(gather.sent(next));
-            } else {
+            }
+            if (mailboxes != null) {
                 sections.addAll(mailboxes.sent(next));
             }
             Checkpoints.writeWorker(checkpoints, next, index, sections);
@@ -306,20 +335,28 @@ final class PartitionWorker implements Callable<Void> {
                 MemorySegment.copy(savedValues, 0, values.segment(), 0, savedValues.byteSize());
                 values.write();
                 MemorySegment.copy(savedHalted, 0, MemorySegment.ofArray(halted), 0, savedHalted.byteSize());
+                int expected = 2 + (gathering ? 1 : 0) + (mailboxes != null ? partitions : 0);
+                if (sections.size() != expected) {
+                    throw new IllegalStateException("checkpoint " + first + " holds " + sections.size() + " sections for partition " + index
+                            + ", a " + header.messaging().name().toLowerCase(java.util.Locale.ROOT) + " job writes " + expected
+                            + ": it was written with other messaging; resume with the --messaging it ran with");
+                }
+                int at = 2;
                 if (gathering) {
-                    gather.resend(first, sections.get(2));
-                } else {
-                    mailboxes.resend(first, sections.subList(2, sections.size()));
+                    gather.resend(first, sections.get(at++));
+                }
+                if (mailboxes != null) {
+                    mailboxes.resend(first, sections.subList(at, sections.size()));
                 }
             }
         }
 
         /** Maps the broadcast segments of every partition, now that every worker has published its row. */
         private void joinBroadcasts() {
-            directory.read(JobLayout.gridOffset(partitions), JobLayout.gridBytes(partitions));
+            directory.read(JobLayout.broadcastsOffset(partitions), JobLayout.broadcastsBytes(partitions));
             MemorySegment dir = directory.segment();
             for (int j = 0; j < partitions; j++) {
-                gather.join(job, j, JobLayout.cellAddress(dir, partitions, j, index, 0), JobLayout.cellCapacity(dir, partitions, j, index, 0));
+                gather.join(job, j, JobLayout.broadcastAddress(dir, partitions, j), JobLayout.broadcastSlots(dir, partitions, j));
             }
         }
 
@@ -341,8 +378,12 @@ final class PartitionWorker implements Callable<Void> {
             if (gathering) {
                 gather.gather(superstep, gathered, gatheredHas);
                 gather.startStep(superstep);
-            } else {
+            }
+            if (mailboxes != null) {
                 mailboxes.read(superstep);
+                if (hybrid) {
+                    mailboxes.mergeInto(gathered, gatheredHas);
+                }
             }
             long active = 0;
             long computed = 0;
@@ -361,9 +402,16 @@ final class PartitionWorker implements Callable<Void> {
                     }
                 }
             }
+            boolean dense = gathering && (!hybrid || gather.dense(messagesSent));
+            if (hybrid && !dense) {
+                pushSent();
+            } else if (hybrid) {
+                java.util.Arrays.fill(sentLocal, 0); // the gather carries them
+            }
             if (gathering) {
-                gather.publish(superstep);
-            } else {
+                gather.publish(superstep, dense);
+            }
+            if (mailboxes != null) {
                 mailboxes.write(superstep);
             }
             values.write();
@@ -372,7 +420,61 @@ final class PartitionWorker implements Callable<Void> {
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
             BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
             BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
+            BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
             aggregation.publish(area);
+        }
+
+        /**
+         * A sparse superstep of a hybrid job: what each sender recorded in the broadcast goes
+         * along its out-edges through the mailboxes instead. Only the senders' edges are read,
+         * all in flight at once, lists closer than {@link #MERGE_GAP_EDGES} read as one.
+         */
+        private void pushSent() {
+            int count = 0;
+            for (int w = 0; w < sentLocal.length; w++) {
+                for (long rest = sentLocal[w]; rest != 0; rest &= rest - 1) {
+                    senders[count++] = (w << 6) + Long.numberOfTrailingZeros(rest);
+                }
+                sentLocal[w] = 0;
+            }
+            long runStart = 0;
+            long runEnd = -1;
+            for (int i = 0; i < count; i++) {
+                long start = edgeStart[senders[i]];
+                long end = edgeStart[senders[i] + 1];
+                if (runEnd >= 0 && start - runEnd <= MERGE_GAP_EDGES) {
+                    runEnd = end;
+                    continue;
+                }
+                if (runEnd > runStart) {
+                    part.readTargets(edgeReads, runStart, runEnd - runStart);
+                }
+                runStart = start;
+                runEnd = end;
+            }
+            if (runEnd > runStart) {
+                part.readTargets(edgeReads, runStart, runEnd - runStart);
+            }
+            edgeReads.join();
+            MemorySegment record = outgoing.memory();
+            long recordAt = outgoing.base();
+            for (int i = 0; i < count; i++) {
+                int u = senders[i];
+                record.set(ValueLayout.JAVA_LONG_UNALIGNED, recordAt, gather.sentValue(superstep, u));
+                for (long e = edgeStart[u], end = edgeStart[u + 1]; e < end; e++) {
+                    mailboxes.deliver(superstep, part.target(e), record, recordAt);
+                }
+            }
+        }
+
+        /** Gathering: the vertex's value goes to its broadcast slot (counted as a message per out-edge). */
+        private void broadcast(long bits) {
+            sent = true;
+            int degree = gather.send(superstep, local, bits);
+            messagesSent += degree;
+            if (hybrid && degree > 0) {
+                sentLocal[local >>> 6] |= 1L << local;
+            }
         }
 
         private void deliver(int target, MemorySegment record, long recordAt) {
@@ -480,7 +582,7 @@ final class PartitionWorker implements Callable<Void> {
             if (!hasMessages()) {
                 return doubles.identity();
             }
-            return gathering ? gathered[local] : mailboxes.combined().getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local);
+            return gathering ? Double.longBitsToDouble(gathered[local]) : mailboxes.combined().getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local);
         }
 
         @Override
@@ -488,7 +590,10 @@ final class PartitionWorker implements Callable<Void> {
             if (longs == null) {
                 throw new IllegalStateException("messageLong() needs messages of one long with a LongCombiner; use message()");
             }
-            return hasMessages() ? mailboxes.combined().getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, local) : longs.identity();
+            if (!hasMessages()) {
+                return longs.identity();
+            }
+            return gathering ? gathered[local] : mailboxes.combined().getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, local);
         }
 
         @Override
@@ -523,7 +628,7 @@ final class PartitionWorker implements Callable<Void> {
         @Override
         public void sendTo(int target, RecordView message) {
             if (onceOnly) {
-                throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to a vertex id");
+                throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it may not send to a vertex id");
             }
             if (target < 0 || target >= vertexCount) {
                 throw new IndexOutOfBoundsException("no vertex " + target + ": internal ids are 0.." + (vertexCount - 1));
@@ -535,12 +640,12 @@ final class PartitionWorker implements Callable<Void> {
         public void sendToOutNeighbours(RecordView message) {
             if (onceOnly) {
                 if (sent) {
-                    throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so a vertex sends along its edges at most once per superstep");
+                    throw new IllegalStateException("this program declares Sends." + program.sends() + ", so a vertex sends along its edges at most once per superstep");
                 }
                 sent = true;
             }
-            if (gathering) {
-                messagesSent += gather.send(superstep, local, message.getDouble(0));
+            if (gathering) { // one 8-byte value, as Messaging.canBroadcast requires
+                broadcast(message.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, message.base()));
                 return;
             }
             SequentialEdgeIterator s = positioned();
@@ -555,7 +660,7 @@ final class PartitionWorker implements Callable<Void> {
         @Override
         public void sendToAllNeighbours(RecordView message) {
             if (onceOnly) {
-                throw new IllegalStateException("this program declares Sends.OUT_NEIGHBOURS_ONCE, so it may not send to all neighbours");
+                throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it may not send to all neighbours");
             }
             sendToOutNeighbours(message);
             if (!directed) {
@@ -576,8 +681,7 @@ final class PartitionWorker implements Callable<Void> {
         @Override
         public void sendToOutNeighbours(double v) {
             if (gathering && !sent) { // PageRank's path, once per vertex: straight to the broadcast slot
-                sent = true;
-                messagesSent += gather.send(superstep, local, v);
+                broadcast(Double.doubleToRawLongBits(v));
                 return;
             }
             outgoing.setDouble(0, v);
@@ -592,6 +696,10 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToOutNeighbours(long v) {
+            if (gathering && !sent) {
+                broadcast(v);
+                return;
+            }
             outgoing.setLong(0, v);
             sendToOutNeighbours(outgoing);
         }

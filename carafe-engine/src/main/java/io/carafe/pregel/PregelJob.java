@@ -102,11 +102,12 @@ public final class PregelJob {
 
     /**
      * One superstep as the coordinator saw it: vertices that ran compute, those still
-     * active after it (not halted), messages sent; aggregates as doubles (a long
-     * aggregator's value converted).
+     * active after it (not halted), messages sent, partitions that published their
+     * messages for gathering rather than pushing them (dense; see {@link Messaging#HYBRID});
+     * aggregates as doubles (a long aggregator's value converted).
      */
     public record Superstep(long index, double seconds, long computedVertices, long activeVertices, long messages, long bytesMoved,
-                            double[] aggregates) {
+                            int densePartitions, double[] aggregates) {
     }
 
     /**
@@ -475,6 +476,7 @@ public final class PregelJob {
                 messages = 0;
                 long bytes = 0;
                 long computed = 0;
+                int dense = 0;
                 for (int a = 0; a < count; a++) {
                     global[a] = aggregators.get(a).identityBits();
                 }
@@ -484,6 +486,7 @@ public final class PregelJob {
                     messages += BarrierAreas.getLong(worker, BarrierAreas.MESSAGES);
                     bytes += BarrierAreas.getLong(worker, BarrierAreas.BYTES);
                     computed += BarrierAreas.getLong(worker, BarrierAreas.COMPUTED);
+                    dense += (int) BarrierAreas.getLong(worker, BarrierAreas.DENSE);
                     for (int a = 0; a < count; a++) {
                         global[a] = aggregators.get(a).combineBits(global[a], BarrierAreas.aggregate(worker, a));
                     }
@@ -492,7 +495,7 @@ public final class PregelJob {
                 for (int a = 0; a < count; a++) {
                     aggregates[a] = aggregators.get(a).isLong() ? global[a] : Double.longBitsToDouble(global[a]);
                 }
-                Superstep done = new Superstep(superstep, (System.nanoTime() - start) / 1e9, computed, active, messages, bytes, aggregates);
+                Superstep done = new Superstep(superstep, (System.nanoTime() - start) / 1e9, computed, active, messages, bytes, dense, aggregates);
                 supersteps.add(done);
                 if (progress != null) {
                     progress.accept(done);

@@ -58,10 +58,23 @@ public interface VertexProgram {
         ANY,
         /**
          * At most one {@link Context#sendToOutNeighbours} per vertex and superstep, and no
-         * other send. With a {@link DoubleCombiner} the engine may then move one value per
-         * sending vertex and combine along in-edges ({@link Messaging#GATHER}).
+         * other send. With a {@link DoubleCombiner} or {@link LongCombiner} over one value
+         * the engine may then move one value per sending vertex and combine along in-edges
+         * ({@link Messaging#GATHER}) when the senders are many, and push when they are few,
+         * choosing per superstep ({@link Messaging#HYBRID}), as a BFS's frontier wants.
          */
-        OUT_NEIGHBOURS_ONCE
+        OUT_NEIGHBOURS_ONCE,
+        /**
+         * As {@link #OUT_NEIGHBOURS_ONCE}, and most vertices send in every superstep, as
+         * PageRank's do: the engine gathers every superstep ({@link Messaging#GATHER}) and
+         * sets up nothing for pushing, which would cost it memory and setup time for nothing.
+         */
+        OUT_NEIGHBOURS_ONCE_DENSE;
+
+        /** Whether a vertex sends along its out-edges at most once a superstep, and nothing else. */
+        public boolean onceAlongOutEdges() {
+            return this != ANY;
+        }
     }
 
     default Sends sends() {

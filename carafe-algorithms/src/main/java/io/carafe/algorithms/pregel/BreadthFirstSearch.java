@@ -9,7 +9,7 @@ import io.carafe.pregel.VertexProgram;
 /**
  * Breadth-first search levels as LDBC Graphalytics defines them: the number of out-edges
  * on a shortest path from the source, {@link Long#MAX_VALUE} where unreachable. A vertex
- * reached for the first time sends its depth + 1 along its out-edges.
+ * reached for the first time sends its depth + 1 along its out-edges, once.
  */
 public final class BreadthFirstSearch implements VertexProgram {
     public static final long UNREACHED = Long.MAX_VALUE;
@@ -32,6 +32,12 @@ public final class BreadthFirstSearch implements VertexProgram {
     @Override
     public Combiner combiner() {
         return LongCombiner.MIN;
+    }
+
+    /** A vertex sends its level once, when first reached: the engine may then choose push or gather per superstep. */
+    @Override
+    public Sends sends() {
+        return Sends.OUT_NEIGHBOURS_ONCE;
     }
 
     @Override

@@ -74,7 +74,7 @@ public final class PageRank implements VertexProgram {
 
     @Override
     public Sends sends() {
-        return Sends.OUT_NEIGHBOURS_ONCE;
+        return Sends.OUT_NEIGHBOURS_ONCE_DENSE; // every vertex, every superstep: gathered
     }
 
     @Override

@@ -98,6 +98,7 @@ class CheckpointTest extends GraphTestBase {
         return switch (name) {
             case "pagerank" -> new PageRank(0.85, 30, 0, false);
             case "sssp" -> new ShortestPaths(0);
+            case "bfs" -> new BreadthFirstSearch(0);
             case "cdlp" -> new LabelPropagation(12);
             default -> throw new IllegalArgumentException(name);
         };
@@ -115,7 +116,7 @@ class CheckpointTest extends GraphTestBase {
     }
 
     @ParameterizedTest
-    @CsvSource({"pagerank, GATHER, 7", "pagerank, PUSH, 11", "sssp, PUSH, 13", "cdlp, PUSH, 17"})
+    @CsvSource({"pagerank, GATHER, 7", "pagerank, PUSH, 11", "sssp, PUSH, 13", "cdlp, PUSH, 17", "pagerank, HYBRID, 19", "bfs, HYBRID, 23"})
     void shouldGiveTheUndisturbedAnswerAfterAWorkerFailsAtARandomSuperstep(String name, Messaging messaging, long seed) {
         try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             PregelJob.Result undisturbed = run(program(name), messaging, PregelJob.Recovery.NONE);

@@ -74,6 +74,7 @@ class PregelTest extends GraphTestBase {
                 int sourceId = Verifier.vertexId(g, source);
                 double[] pr = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.GATHER));
                 double[] prPushed = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.PUSH));
+                double[] prHybrid = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.HYBRID));
                 long[] bfs = longs(run(name, new BreadthFirstSearch(sourceId), workers));
                 double[] sssp = doubles(run(name, new ShortestPaths(sourceId), workers));
                 Map<Long, String> wantPr = expected(base.resolve("example-" + kind + "-PR"));
@@ -84,6 +85,7 @@ class PregelTest extends GraphTestBase {
                     String at = kind + " vertex " + id + " with " + workers + " workers";
                     assertEquals(Double.parseDouble(wantPr.get(id)), pr[v], 1e-12, "PageRank (gathered) of " + at);
                     assertEquals(Double.parseDouble(wantPr.get(id)), prPushed[v], 1e-12, "PageRank (pushed) of " + at);
+                    assertEquals(Double.parseDouble(wantPr.get(id)), prHybrid[v], 1e-12, "PageRank (hybrid) of " + at);
                     assertEquals(Long.parseLong(wantBfs.get(id)), bfs[v], "BFS of " + at);
                     assertEquals(Double.parseDouble(wantSssp.get(id)), sssp[v], 1e-12, "SSSP of " + at);
                 }
@@ -101,7 +103,7 @@ class PregelTest extends GraphTestBase {
     }
 
     @ParameterizedTest
-    @CsvSource({"1, GATHER", "2, GATHER", "4, GATHER", "1, PUSH", "2, PUSH", "4, PUSH"})
+    @CsvSource({"1, GATHER", "2, GATHER", "4, GATHER", "1, PUSH", "2, PUSH", "4, PUSH", "2, HYBRID", "3, HYBRID"})
     void shouldMatchPowerIterationOnARealGraph(int workers, Messaging messaging) {
         String name = "wiki-" + workers + "-" + messaging;
         try (GraphFile g = load(name, shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
@@ -191,8 +193,14 @@ class PregelTest extends GraphTestBase {
     }
 
     static final class SomeSend extends Broadcasting {
-        SomeSend() {
+        private final int first;
+        private final int second;
+
+        /** Vertices divisible by {@code first} send in superstep 0, by {@code second} in superstep 1. */
+        SomeSend(int first, int second) {
             super(DoubleCombiner.MIN);
+            this.first = first;
+            this.second = second;
         }
 
         @Override
@@ -200,12 +208,12 @@ class PregelTest extends GraphTestBase {
             int v = ctx.vertex();
             double got = ctx.hasMessages() ? ctx.message().getDouble(0) : -1;
             if (ctx.superstep() == 0) {
-                if (v % 3 == 0) {
+                if (v % first == 0) {
                     ctx.sendToOutNeighbours((double) v);
                 }
             } else if (ctx.superstep() == 1) {
                 ctx.value().setDouble(0, got * 1e7);
-                if (v % 5 == 0) {
+                if (v % second == 0) {
                     ctx.sendToOutNeighbours(v + 0.5);
                 }
             } else {
@@ -215,8 +223,14 @@ class PregelTest extends GraphTestBase {
         }
     }
 
-    @Test
-    void shouldGatherOnlyWhatWasSent() {
+    /**
+     * With many senders (every third vertex, then every fifth) a hybrid job gathers both
+     * supersteps; with few (every 97th, every 89th) it pushes both: either way the same
+     * minima as the edge list gives.
+     */
+    @ParameterizedTest
+    @CsvSource({"3, 5, 3", "97, 89, 0"})
+    void shouldGatherOnlyWhatWasSent(int firstDivisor, int secondDivisor, int densePartitions) {
         try (GraphFile g = load("wiki-some", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             int n = (int) g.header().vertexCount();
             double[] first = new double[n];
@@ -224,10 +238,10 @@ class PregelTest extends GraphTestBase {
             java.util.Arrays.fill(first, Double.POSITIVE_INFINITY);
             java.util.Arrays.fill(second, Double.POSITIVE_INFINITY);
             forEachEdge(g, (s, t) -> {
-                if (s % 3 == 0) {
+                if (s % firstDivisor == 0) {
                     first[t] = Math.min(first[t], s);
                 }
-                if (s % 5 == 0) {
+                if (s % secondDivisor == 0) {
                     second[t] = Math.min(second[t], s + 0.5);
                 }
             });
@@ -235,10 +249,107 @@ class PregelTest extends GraphTestBase {
             for (int v = 0; v < n; v++) {
                 want[v] = (first[v] == Double.POSITIVE_INFINITY ? -1 : first[v]) * 1e7 + (second[v] == Double.POSITIVE_INFINITY ? -1 : second[v]);
             }
-            assertArrayEquals(want, doubles(run("wiki-some", new SomeSend(), 3, Messaging.GATHER)));
-            assertArrayEquals(want, doubles(run("wiki-some", new SomeSend(), 3, Messaging.PUSH)));
-            try (PregelJob.Result auto = run("wiki-some", new SomeSend(), 2)) {
-                assertEquals(Messaging.GATHER, auto.messaging(), "auto gathers when the program allows it");
+            SomeSend program = new SomeSend(firstDivisor, secondDivisor);
+            assertArrayEquals(want, doubles(run("wiki-some", program, 3, Messaging.GATHER)));
+            assertArrayEquals(want, doubles(run("wiki-some", program, 3, Messaging.PUSH)));
+            PregelJob.Result hybrid = run("wiki-some", program, 3, Messaging.HYBRID);
+            for (int k = 0; k < 2; k++) {
+                assertEquals(densePartitions, hybrid.supersteps().get(k).densePartitions(), "partitions that gathered in superstep " + k);
+            }
+            assertArrayEquals(want, doubles(hybrid));
+            try (PregelJob.Result auto = run("wiki-some", program, 2)) {
+                assertEquals(Messaging.HYBRID, auto.messaging(), "auto is hybrid when the program allows it");
+            }
+        }
+    }
+
+    /**
+     * Hybrid BFS on SNAP graphs against Verifier's sequential BFS, from three sources, on 1
+     * to 3 workers. Each superstep must compute exactly the vertices a message reached (the
+     * out-neighbours of the previous level, counted from the reference's levels), however
+     * each partition sent them; across the runs every kind of superstep occurs: all pushed,
+     * all gathered, and gathered by some partitions while the others pushed.
+     */
+    @Test
+    void shouldChoosePushOrGatherPerSuperstepAndMatchASequentialBfs() {
+        boolean[] seen = new boolean[3]; // pushed, gathered, mixed
+        String[][] graphs = {{"wiki-hybrid", "snap/wiki-Vote.txt"}, {"eu-hybrid", "snap/email-Eu-core.txt.gz"},
+                {"slashdot-hybrid", "snap/soc-Slashdot0902.txt.gz"}};
+        for (String[] graph : graphs) {
+            try (GraphFile g = load(graph[0], shared(graph[1]), ImportOptions.defaults())) {
+                int n = (int) g.header().vertexCount();
+                for (int source : new int[] {0, n / 2, n - 1}) {
+                    int[] depth = Verifier.bfsDepths(g, source);
+                    for (int workers = 1; workers <= 3; workers++) {
+                        String at = graph[0] + " from " + source + " on " + workers + " workers";
+                        PregelJob.Result r = run(graph[0], new BreadthFirstSearch(source), workers, Messaging.HYBRID);
+                        for (PregelJob.Superstep step : r.supersteps()) {
+                            int k = (int) step.index();
+                            boolean[] reached = new boolean[n];
+                            forEachEdge(g, (s, t) -> reached[t] |= depth[s] == k - 1);
+                            long expected = k == 0 ? n : java.util.stream.IntStream.range(0, n).filter(v -> reached[v]).count();
+                            assertEquals(expected, step.computedVertices(), "vertices computed in superstep " + k + ", " + at);
+                            int dense = step.densePartitions();
+                            if (step.messages() > 0) {
+                                seen[dense == 0 ? 0 : dense == workers ? 1 : 2] = true;
+                            }
+                        }
+                        long[] got = longs(r);
+                        for (int v = 0; v < n; v++) {
+                            assertEquals(depth[v] < 0 ? BreadthFirstSearch.UNREACHED : depth[v], got[v], "level of vertex " + v + ", " + at);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(seen[0] && seen[1] && seen[2], "pushed, gathered and mixed supersteps all occurred: " + java.util.Arrays.toString(seen));
+    }
+
+    /** Every vertex with out-edges sends its id as a long; each keeps the largest that reached it, as gathered longs. */
+    static final class LargestInNeighbourLong implements VertexProgram {
+        @Override
+        public RecordLayout valueLayout() {
+            return RecordLayout.LONG;
+        }
+
+        @Override
+        public RecordLayout messageLayout() {
+            return RecordLayout.LONG;
+        }
+
+        @Override
+        public Combiner combiner() {
+            return io.carafe.pregel.LongCombiner.MAX;
+        }
+
+        @Override
+        public Sends sends() {
+            return Sends.OUT_NEIGHBOURS_ONCE;
+        }
+
+        @Override
+        public void compute(Context ctx) {
+            if (ctx.superstep() == 0) {
+                ctx.value().setLong(0, -1);
+                if (ctx.outDegree() > 0) {
+                    ctx.sendToOutNeighbours((long) ctx.vertex() << 20); // beyond an int, so a long is needed
+                }
+            } else if (ctx.hasMessages()) {
+                ctx.value().setLong(0, ctx.messageLong());
+            }
+            ctx.voteToHalt();
+        }
+    }
+
+    @Test
+    void shouldGatherLongs() {
+        try (GraphFile g = load("wiki-long", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            long[] want = new long[n];
+            java.util.Arrays.fill(want, -1);
+            forEachEdge(g, (s, t) -> want[t] = Math.max(want[t], (long) s << 20));
+            for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID, Messaging.PUSH}) {
+                assertArrayEquals(want, longs(run("wiki-long", new LargestInNeighbourLong(), 3, messaging)), messaging.name());
             }
         }
     }
@@ -280,7 +391,7 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load("eu-push", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> run("eu-push", new ShortestPaths(0), 2, Messaging.GATHER));
-            assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one double along its out-edges"), e.getMessage());
+            assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one double or one long along its out-edges"), e.getMessage());
             try (PregelJob.Result auto = run("eu-push", new ShortestPaths(0), 2)) {
                 assertEquals(Messaging.PUSH, auto.messaging(), "auto pushes for such a program");
             }
