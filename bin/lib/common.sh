@@ -75,6 +75,11 @@ ensure_built() {
         echo "error: the build failed; run 'mvn -DskipTests install' in $CARAFE_ROOT to see why." >&2
         return 1
     }
+    # the build is current now, but Maven left this jar's time alone if its own classes did not change
+    # (another module's source did): without this, every later run would build again
+    jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar 2>/dev/null | grep -v -e sources -e javadoc | head -n 1)
+    [ -n "$jar" ] && touch "$jar"
+    return 0
 }
 
 # Runs main class $2 of module $1 with the remaining arguments.
