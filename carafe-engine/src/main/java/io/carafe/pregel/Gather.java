@@ -292,9 +292,10 @@ final class Gather implements AutoCloseable {
      * Reads every partition's values of the previous superstep and combines them along the
      * in-edges: {@code combined[u]} (raw 8-byte values) and bit u of {@code hasMessage} for
      * each local vertex u. Headers first: a partition that sent nothing (or pushed instead)
-     * is not read further, and if none sent, nothing is combined.
+     * is not read further, and if none sent, nothing is combined. With {@code accepting}
+     * (null: every vertex) only the vertices it accepts are combined.
      */
-    void gather(long superstep, long[] combined, long[] hasMessage) {
+    void gather(long superstep, long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
         Arrays.fill(hasMessage, 0);
         if (superstep == 0) {
             return;
@@ -343,7 +344,7 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
-        if (everySlotSent) {
+        if (everySlotSent && accepting == null) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
             if (doubles != null) {
                 combineAll(combined);
@@ -351,9 +352,9 @@ final class Gather implements AutoCloseable {
                 combineAllLongs(combined);
             }
         } else if (doubles != null) {
-            combineSent(combined, hasMessage);
+            combineSent(combined, hasMessage, accepting);
         } else {
-            combineSentLongs(combined, hasMessage);
+            combineSentLongs(combined, hasMessage, accepting);
         }
     }
 
@@ -397,10 +398,16 @@ final class Gather implements AutoCloseable {
         }
     }
 
-    /** When some slots sent nothing: a vertex has messages only if one of its in-neighbours sent. */
-    private void combineSent(long[] combined, long[] hasMessage) {
+    /**
+     * When some slots sent nothing: a vertex has messages only if one of its in-neighbours
+     * sent. Vertices that do not accept messages are skipped, their in-edges unread.
+     */
+    private void combineSent(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
         DoubleCombiner c = doubles;
         for (int u = 0; u < size; u++) {
+            if (accepting != null && !accepting.test(u)) {
+                continue;
+            }
             double acc = c.identity();
             boolean any = false;
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
@@ -417,9 +424,12 @@ final class Gather implements AutoCloseable {
         }
     }
 
-    private void combineSentLongs(long[] combined, long[] hasMessage) {
+    private void combineSentLongs(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
         LongCombiner c = longs;
         for (int u = 0; u < size; u++) {
+            if (accepting != null && !accepting.test(u)) {
+                continue;
+            }
             long acc = c.identity();
             boolean any = false;
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {

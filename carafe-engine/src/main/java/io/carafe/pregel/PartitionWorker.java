@@ -143,6 +143,9 @@ final class PartitionWorker implements Callable<Void> {
         private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
         private final long[] sentLocal; // hybrid: local vertices that sent this superstep
+        private final boolean selective; // the program says which vertices accept messages (acceptsMessages)
+        private final RecordView probe;   // a vertex's value, read to ask it that
+        private boolean accepted;         // whether the vertex being computed has messages it accepts
         // hybrid, for sparse supersteps: where each local vertex's out-edges start in the partition's, the senders in order, their reads
         private long[] edgeStart;
         private int[] senders;
@@ -180,9 +183,11 @@ final class PartitionWorker implements Callable<Void> {
             this.valueBytes = header.valueBytes();
             this.needsInEdges = program.needsInEdges();
             this.value = new RecordView(program.valueLayout());
+            this.probe = new RecordView(program.valueLayout());
             this.outgoing = RecordView.allocate(messageLayout);
             this.halted = new long[(size + 63) >>> 6];
             this.sentLocal = hybrid ? new long[halted.length] : null;
+            this.selective = declaresAcceptance(program);
             this.globalValues = new long[globals];
             this.first = header.firstSuperstep();
             this.checkpointEvery = header.checkpointEvery();
@@ -376,7 +381,7 @@ final class PartitionWorker implements Callable<Void> {
             }
             messagesSent = 0;
             if (gathering) {
-                gather.gather(superstep, gathered, gatheredHas);
+                gather.gather(superstep, gathered, gatheredHas, selective ? this::accepts : null);
                 gather.startStep(superstep);
             }
             if (mailboxes != null) {
@@ -389,7 +394,9 @@ final class PartitionWorker implements Callable<Void> {
             long computed = 0;
             for (local = 0; local < size; local++) {
                 vertex = from + local;
-                boolean message = hasMessages();
+                // asked once, before compute changes the value: messages that arrived and that the vertex accepts
+                accepted = (gathering ? (gatheredHas[local >>> 6] & (1L << local)) != 0 : mailboxes.hasMessages(local)) && (!selective || accepts(local));
+                boolean message = accepted;
                 boolean wasHalted = (halted[local >>> 6] & (1L << local)) != 0;
                 if (superstep == 0 || message || !wasHalted) {
                     halted[local >>> 6] &= ~(1L << local);
@@ -540,14 +547,23 @@ final class PartitionWorker implements Callable<Void> {
             return value;
         }
 
+        /** Whether local vertex {@code u} accepts messages, as its value stands (the program declares {@link VertexProgram#acceptsMessages}). */
+        private boolean accepts(int u) {
+            probe.wrap(values.segment(), u * valueBytes);
+            return program.acceptsMessages(probe);
+        }
+
         @Override
         public boolean hasMessages() {
-            return gathering ? (gatheredHas[local >>> 6] & (1L << local)) != 0 : mailboxes.hasMessages(local);
+            return accepted;
         }
 
         @Override
         public int messageCount() {
-            return gathering ? (hasMessages() ? 1 : 0) : mailboxes.messageCount(local);
+            if (!hasMessages()) {
+                return 0;
+            }
+            return gathering ? 1 : mailboxes.messageCount(local);
         }
 
         @Override
@@ -784,6 +800,15 @@ final class PartitionWorker implements Callable<Void> {
             public double weight() {
                 return inEdges.weight(at);
             }
+        }
+    }
+
+    /** Whether the program says which vertices accept messages (else every vertex does, and nobody asks). */
+    private static boolean declaresAcceptance(VertexProgram program) {
+        try {
+            return program.getClass().getMethod("acceptsMessages", RecordView.class).getDeclaringClass() != VertexProgram.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -81,6 +81,17 @@ public interface VertexProgram {
         return Sends.ANY;
     }
 
+    /**
+     * Whether a vertex holding {@code value} would use messages (Ligra's {@code cond}): one
+     * that would not gets none and is not woken by them, as a vertex BFS has reached. The
+     * engine then skips it when it combines, so a superstep that gathers reads only the
+     * in-edges of vertices that accept. Asked for every vertex at the start of each
+     * superstep after the first; true unless the program says otherwise.
+     */
+    default boolean acceptsMessages(RecordView value) {
+        return true;
+    }
+
     /** True if {@code compute} reads in-edges or sends to all neighbours: each worker reads its vertices' in-edges (stored with a directed graph) at setup. */
     default boolean needsInEdges() {
         return false;

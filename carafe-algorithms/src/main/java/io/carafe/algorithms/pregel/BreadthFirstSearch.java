@@ -40,6 +40,12 @@ public final class BreadthFirstSearch implements VertexProgram {
         return Sends.OUT_NEIGHBOURS_ONCE;
     }
 
+    /** A vertex reached already has its level: later messages cannot change it, so it takes none. */
+    @Override
+    public boolean acceptsMessages(RecordView depth) {
+        return depth.getLong(0) == UNREACHED;
+    }
+
     @Override
     public void compute(Context ctx) {
         RecordView depth = ctx.value();

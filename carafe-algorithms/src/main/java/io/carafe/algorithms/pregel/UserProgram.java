@@ -137,6 +137,11 @@ public final class UserProgram implements VertexProgram {
     }
 
     @Override
+    public boolean acceptsMessages(RecordView value) {
+        return program.acceptsMessages(value);
+    }
+
+    @Override
     public boolean needsInEdges() {
         return program.needsInEdges();
     }

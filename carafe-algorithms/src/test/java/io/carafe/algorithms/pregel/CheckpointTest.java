@@ -69,6 +69,11 @@ class CheckpointTest extends GraphTestBase {
         }
 
         @Override
+        public boolean acceptsMessages(RecordView value) {
+            return program.acceptsMessages(value);
+        }
+
+        @Override
         public boolean needsInEdges() {
             return program.needsInEdges();
         }

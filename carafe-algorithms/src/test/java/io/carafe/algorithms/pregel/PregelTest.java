@@ -263,12 +263,41 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /** BFS as a program that takes every message: what the engine does without {@link VertexProgram#acceptsMessages}. */
+    record TakingEveryMessage(BreadthFirstSearch bfs) implements VertexProgram {
+        @Override
+        public void compute(Context ctx) {
+            bfs.compute(ctx);
+        }
+
+        @Override
+        public RecordLayout valueLayout() {
+            return bfs.valueLayout();
+        }
+
+        @Override
+        public RecordLayout messageLayout() {
+            return bfs.messageLayout();
+        }
+
+        @Override
+        public Combiner combiner() {
+            return bfs.combiner();
+        }
+
+        @Override
+        public Sends sends() {
+            return bfs.sends();
+        }
+    }
+
     /**
      * Hybrid BFS on SNAP graphs against Verifier's sequential BFS, from three sources, on 1
-     * to 3 workers. Each superstep must compute exactly the vertices a message reached (the
-     * out-neighbours of the previous level, counted from the reference's levels), however
-     * each partition sent them; across the runs every kind of superstep occurs: all pushed,
-     * all gathered, and gathered by some partitions while the others pushed.
+     * to 3 workers. Each superstep k must compute exactly the vertices counted from the
+     * reference's levels, however each partition sent: the vertices of level k for BFS,
+     * which accepts messages only where unreached, and every out-neighbour of level k - 1
+     * for the same program taking every message. Across the runs every kind of superstep
+     * occurs: all pushed, all gathered, and gathered by some partitions while others pushed.
      */
     @Test
     void shouldChoosePushOrGatherPerSuperstepAndMatchASequentialBfs() {
@@ -281,22 +310,31 @@ class PregelTest extends GraphTestBase {
                 for (int source : new int[] {0, n / 2, n - 1}) {
                     int[] depth = Verifier.bfsDepths(g, source);
                     for (int workers = 1; workers <= 3; workers++) {
-                        String at = graph[0] + " from " + source + " on " + workers + " workers";
-                        PregelJob.Result r = run(graph[0], new BreadthFirstSearch(source), workers, Messaging.HYBRID);
-                        for (PregelJob.Superstep step : r.supersteps()) {
-                            int k = (int) step.index();
-                            boolean[] reached = new boolean[n];
-                            forEachEdge(g, (s, t) -> reached[t] |= depth[s] == k - 1);
-                            long expected = k == 0 ? n : java.util.stream.IntStream.range(0, n).filter(v -> reached[v]).count();
-                            assertEquals(expected, step.computedVertices(), "vertices computed in superstep " + k + ", " + at);
-                            int dense = step.densePartitions();
-                            if (step.messages() > 0) {
-                                seen[dense == 0 ? 0 : dense == workers ? 1 : 2] = true;
+                        for (boolean everyMessage : new boolean[] {false, true}) {
+                            String at = graph[0] + " from " + source + " on " + workers + " workers" + (everyMessage ? ", taking every message" : "");
+                            VertexProgram program = everyMessage ? new TakingEveryMessage(new BreadthFirstSearch(source)) : new BreadthFirstSearch(source);
+                            PregelJob.Result r = run(graph[0], program, workers, Messaging.HYBRID);
+                            for (PregelJob.Superstep step : r.supersteps()) {
+                                int k = (int) step.index();
+                                boolean[] computes = new boolean[n];
+                                if (everyMessage) {
+                                    forEachEdge(g, (s, t) -> computes[t] |= depth[s] == k - 1);
+                                } else {
+                                    for (int v = 0; v < n; v++) {
+                                        computes[v] = depth[v] == k;
+                                    }
+                                }
+                                long expected = k == 0 ? n : java.util.stream.IntStream.range(0, n).filter(v -> computes[v]).count();
+                                assertEquals(expected, step.computedVertices(), "vertices computed in superstep " + k + ", " + at);
+                                int dense = step.densePartitions();
+                                if (step.messages() > 0) {
+                                    seen[dense == 0 ? 0 : dense == workers ? 1 : 2] = true;
+                                }
                             }
-                        }
-                        long[] got = longs(r);
-                        for (int v = 0; v < n; v++) {
-                            assertEquals(depth[v] < 0 ? BreadthFirstSearch.UNREACHED : depth[v], got[v], "level of vertex " + v + ", " + at);
+                            long[] got = longs(r);
+                            for (int v = 0; v < n; v++) {
+                                assertEquals(depth[v] < 0 ? BreadthFirstSearch.UNREACHED : depth[v], got[v], "level of vertex " + v + ", " + at);
+                            }
                         }
                     }
                 }
