@@ -32,6 +32,11 @@ final class WccCommand extends ProgramCommand {
     }
 
     @Override
+    boolean mayBroadcast() {
+        return true; // one label a superstep to every neighbour
+    }
+
+    @Override
     String threadMethod() {
         return switch (method) {
             case "afforest" -> "afforest";

@@ -295,9 +295,9 @@ class PregelCommandsTest {
         assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
         assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one value along its out-edges"), ssspGather.err());
         // refused before the graph is looked at: a missing file would be exit 4
-        Run beforeLoad = run("wcc", "-g", "/nonexistent/graph.txt", "--algorithm", "pregel", "--messaging", "gather");
+        Run beforeLoad = run("cdlp", "-g", "/nonexistent/graph.txt", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, beforeLoad.exit(), beforeLoad.err());
-        assertTrue(beforeLoad.err().contains("wcc does not: use push or auto"), beforeLoad.err());
+        assertTrue(beforeLoad.err().contains("cdlp does not: use push or auto"), beforeLoad.err());
         // Afforest runs in this process: the engine's options are refused, not ignored, and before the graph is looked at
         for (String[] pregelOnly : new String[][] {{"--messaging", "push"}, {"--worker-processes"}, {"--checkpoint-every", "2"}}) {
             String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("wcc", "-g", "/nonexistent/graph.txt"),

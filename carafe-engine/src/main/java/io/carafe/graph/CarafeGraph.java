@@ -217,6 +217,43 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     /**
+     * The in-degrees of vertices {@code [from, to)}: from the stored in-offsets of a directed
+     * graph, the out-degrees of an undirected one.
+     */
+    public static int[] inDegrees(RStore rstore, String name, int from, int to) {
+        GraphHeader header = readHeader(rstore, name);
+        if (!header.directed()) {
+            return outDegrees(rstore, name, from, to);
+        }
+        if (from < 0 || to > header.vertexCount() || from > to) {
+            throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + header.vertexCount());
+        }
+        long[] offsets = new long[to - from + 1];
+        copySection(rstore, name, header, GraphHeader.Section.IN_OFFSETS, from, Long.BYTES, MemorySegment.ofArray(offsets), PIECE_BYTES);
+        int[] degrees = new int[to - from];
+        for (int i = 0; i < degrees.length; i++) {
+            degrees[i] = (int) (offsets[i + 1] - offsets[i]);
+        }
+        return degrees;
+    }
+
+    /**
+     * The out-edge targets of vertices {@code [from, to)}, in order (vertex by vertex, as
+     * stored): {@code edges} of them, which the caller knows from the out-degrees.
+     */
+    public static int[] outTargets(RStore rstore, String name, int from, int to, int edges) {
+        GraphHeader header = readHeader(rstore, name);
+        int[] targets = new int[edges];
+        if (edges > 0) {
+            long[] record = new long[(int) (VertexLayout.BYTES / Long.BYTES)];
+            copySection(rstore, name, header, GraphHeader.Section.VERTICES, from, VertexLayout.BYTES, MemorySegment.ofArray(record), PIECE_BYTES);
+            long first = VertexLayout.firstEdge(MemorySegment.ofArray(record), 0);
+            copySection(rstore, name, header, GraphHeader.Section.EDGES, first, Integer.BYTES, MemorySegment.ofArray(targets), PIECE_BYTES);
+        }
+        return targets;
+    }
+
+    /**
      * Copies the elements of a section from element {@code first} on into {@code into} (a
      * segment over an array; the graph's little-endian values in this machine's order), a
      * piece of at most {@code pieceBytes} mapped at a time.

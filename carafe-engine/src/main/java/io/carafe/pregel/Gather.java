@@ -41,8 +41,9 @@ final class Gather implements AutoCloseable {
     /** Slot counts and where each partition's slots start in the gathered array (multiples of 64, so sent bits copy as words). */
     private final long[] slots;
     private final int[] base;
-    /** Per local vertex: its slot in this partition's outbox (-1 without out-edges), and its out-degree. */
+    /** Per local vertex: its slot in this partition's outbox (-1 if it reaches nobody), its out-degree, and the messages a send stands for. */
     private final int[] mySlot;
+    private final int[] outDegree;
     private final int[] degree;
     private final long edges;
     /** In-edges of the local vertices, as the gathered-array slots of their sources. */
@@ -65,7 +66,7 @@ final class Gather implements AutoCloseable {
     private final MemorySegment[][] inContainer;
     private long sending;
 
-    private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] degree,
+    private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] outDegree, int[] degree,
                    int[] inStart, int[] inSource) {
         this.partitions = partitioning.partitions();
         this.index = index;
@@ -80,6 +81,7 @@ final class Gather implements AutoCloseable {
         this.slots = slots;
         this.base = base;
         this.mySlot = mySlot;
+        this.outDegree = outDegree;
         this.degree = degree;
         long sum = 0;
         for (int d : degree) {
@@ -106,13 +108,25 @@ final class Gather implements AutoCloseable {
     /**
      * Every vertex's out-degree (the vertex records alone) gives every partition's slots;
      * this partition's in-edges come from the graph's in-edge sections (built at import),
-     * their sources then renamed to slots. No worker reads another's edges.
+     * their sources then renamed to slots. No worker reads another's edges. A program that
+     * sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
+     * in- and out-edges: slots go by in- plus out-degree, and each vertex's list holds the
+     * sources of its in-edges, then the targets of its out-edges.
      */
-    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner) {
+    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
-        int[] slotOf = CarafeGraph.outDegrees(rstore, graph, 0, partitioning.end(partitions - 1)); // degrees, then slots
+        int n = partitioning.end(partitions - 1);
+        int[] slotOf = CarafeGraph.outDegrees(rstore, graph, 0, n); // degrees, then slots
+        int[] outDegree = Arrays.copyOfRange(slotOf, from, from + size);
+        boolean bothWays = allNeighbours && CarafeGraph.header(rstore, graph).directed();
+        if (bothWays) {
+            int[] in = CarafeGraph.inDegrees(rstore, graph, 0, n);
+            for (int v = 0; v < n; v++) {
+                slotOf[v] += in[v];
+            }
+        }
         int[] degree = Arrays.copyOfRange(slotOf, from, from + size);
         long[] slots = new long[partitions];
         int[] base = new int[partitions + 1];
@@ -130,18 +144,46 @@ final class Gather implements AutoCloseable {
             mySlot[u] = slot < 0 ? -1 : slot - base[index];
         }
         InEdgeLists in = InEdgeLists.read(rstore, graph, from, from + size, false);
-        int[] inSource = in.sources();
-        for (int e = 0; e < inSource.length; e++) {
-            inSource[e] = slotOf[inSource[e]]; // a source has an out-edge, so a slot
+        int[] start = in.start();
+        int[] source = in.sources();
+        if (bothWays) {
+            long outEdges = 0;
+            for (int d : outDegree) {
+                outEdges += d;
+            }
+            if (source.length + outEdges > Integer.MAX_VALUE - 8) {
+                throw new IllegalStateException("partition " + index + " has " + (source.length + outEdges) + " in- and out-edges, more than"
+                        + " one array holds: use more workers");
+            }
+            int[] targets = CarafeGraph.outTargets(rstore, graph, from, from + size, (int) outEdges);
+            int[] both = new int[source.length + targets.length];
+            int[] bothStart = new int[size + 1];
+            int at = 0;
+            int out = 0;
+            for (int u = 0; u < size; u++) {
+                bothStart[u] = at;
+                int inCount = start[u + 1] - start[u];
+                System.arraycopy(source, start[u], both, at, inCount);
+                at += inCount;
+                System.arraycopy(targets, out, both, at, outDegree[u]);
+                at += outDegree[u];
+                out += outDegree[u];
+            }
+            bothStart[size] = at;
+            start = bothStart;
+            source = both;
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, degree, in.start(), inSource);
+        for (int e = 0; e < source.length; e++) {
+            source[e] = slotOf[source[e]]; // it has an edge to this partition, so a slot
+        }
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source);
     }
 
     /**
-     * Numbers the vertices with out-edges of one partition, {@code [start, end)}, from
-     * {@code base} on, by out-degree descending and id ascending (a counting sort):
-     * {@code degreeToSlot[v]} holds vertex v's degree on entry and its slot (-1 without
-     * out-edges) on return. Returns how many got a slot.
+     * Numbers the vertices of one partition, {@code [start, end)}, that reach anybody, from
+     * {@code base} on, by degree descending and id ascending (a counting sort):
+     * {@code degreeToSlot[v]} holds vertex v's degree (out-, or out- plus in- when heard
+     * both ways) on entry and its slot (-1 for degree 0) on return. Returns how many got a slot.
      */
     private static long assignSlots(int[] degreeToSlot, int start, int end, int base) {
         int max = 0;
@@ -174,8 +216,8 @@ final class Gather implements AutoCloseable {
         return sentEdges > edges / Messaging.DENSE_FRACTION;
     }
 
-    int degree(int local) {
-        return degree[local];
+    int outDegree(int local) {
+        return outDegree[local];
     }
 
     /** Allocates and maps this partition's broadcast segment; the caller names it in the job directory. */

@@ -42,12 +42,12 @@ public enum Messaging {
     /**
      * Whether a program's messages can be broadcast as one value per sending vertex: it
      * sends along its out-edges at most once a superstep
-     * ({@link VertexProgram.Sends#onceAlongOutEdges}) one double with a
+     * ({@link VertexProgram.Sends#broadcasts}) one double with a
      * {@link DoubleCombiner} or one long with a {@link LongCombiner}.
      */
     static boolean canBroadcast(VertexProgram program) {
         RecordLayout message = program.messageLayout();
-        return program.sends().onceAlongOutEdges()
+        return program.sends().broadcasts()
                 && (program.combiner() instanceof DoubleCombiner && message.isSingle(RecordLayout.Type.DOUBLE)
                     || program.combiner() instanceof LongCombiner && message.isSingle(RecordLayout.Type.LONG));
     }
@@ -61,8 +61,8 @@ public enum Messaging {
             case GATHER, HYBRID -> {
                 if (!broadcasts) {
                     throw new IllegalArgumentException("--messaging " + name().toLowerCase(java.util.Locale.ROOT) + " needs a program that sends"
-                            + " one double or one long along its out-edges at most once a superstep (Sends.OUT_NEIGHBOURS_ONCE) with a"
-                            + " DoubleCombiner or LongCombiner, as PageRank and BFS do; use push or auto for this one");
+                            + " one double or one long along its out-edges (or all its edges) at most once a superstep (Sends.OUT_NEIGHBOURS_ONCE,"
+                            + " ALL_NEIGHBOURS_ONCE) with a DoubleCombiner or LongCombiner, as PageRank, BFS and WCC do; use push or auto for this one");
                 }
                 yield this;
             }

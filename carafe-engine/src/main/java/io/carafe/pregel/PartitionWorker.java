@@ -109,7 +109,8 @@ final class PartitionWorker implements Callable<Void> {
         private final LongCombiner longs;     // likewise for one long
         private final boolean gathering; // messages arrive through the gather (GATHER, HYBRID)
         private final boolean hybrid;    // and sparse supersteps push through the mailboxes too
-        private final boolean onceOnly;
+        private final boolean onceOnly; // one send a superstep, of one kind (Sends.broadcasts)
+        private final boolean toAll;    // and that kind is sendToAllNeighbours
         private final Aggregation aggregation;
         private final int aggregators;
         private final int globals;
@@ -173,7 +174,8 @@ final class PartitionWorker implements Callable<Void> {
             this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
             this.hybrid = header.messaging() == Messaging.HYBRID;
             this.gathering = hybrid || header.messaging() == Messaging.GATHER;
-            this.onceOnly = program.sends().onceAlongOutEdges();
+            this.onceOnly = program.sends().broadcasts();
+            this.toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
             this.aggregation = new Aggregation(program.aggregators());
             this.aggregators = header.aggregators();
             this.globals = header.globals();
@@ -202,7 +204,7 @@ final class PartitionWorker implements Callable<Void> {
                 io.carafe.graph.GraphHeader graph = io.carafe.graph.CarafeGraph.header(rstore, header.graph());
                 directed = graph.directed();
                 if (gathering) {
-                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner);
+                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll);
                 }
                 if (!gathering) {
                     openGraph();
@@ -283,7 +285,7 @@ final class PartitionWorker implements Callable<Void> {
                 openGraph();
                 edgeStart = new long[size + 1];
                 for (int u = 0; u < size; u++) {
-                    edgeStart[u + 1] = edgeStart[u] + gather.degree(u);
+                    edgeStart[u + 1] = edgeStart[u] + gather.outDegree(u);
                 }
                 senders = new int[size];
                 // a sparse superstep sends along at most a twentieth of this partition's edges: the mailboxes never grow
@@ -465,11 +467,15 @@ final class PartitionWorker implements Callable<Void> {
             edgeReads.join();
             MemorySegment record = outgoing.memory();
             long recordAt = outgoing.base();
+            boolean alsoIn = toAll && directed;
             for (int i = 0; i < count; i++) {
                 int u = senders[i];
                 record.set(ValueLayout.JAVA_LONG_UNALIGNED, recordAt, gather.sentValue(superstep, u));
                 for (long e = edgeStart[u], end = edgeStart[u + 1]; e < end; e++) {
                     mailboxes.deliver(superstep, part.target(e), record, recordAt);
+                }
+                for (int e = alsoIn ? inEdges.first(u) : 0, end = alsoIn ? e + inEdges.degree(u) : 0; e < end; e++) {
+                    mailboxes.deliver(superstep, inEdges.source(e), record, recordAt);
                 }
             }
         }
@@ -530,7 +536,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public int outDegree() {
-            return gathering ? gather.degree(local) : positioned().degree();
+            return gathering ? gather.outDegree(local) : positioned().degree();
         }
 
         @Override
@@ -654,37 +660,58 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToOutNeighbours(RecordView message) {
-            if (onceOnly) {
-                if (sent) {
-                    throw new IllegalStateException("this program declares Sends." + program.sends() + ", so a vertex sends along its edges at most once per superstep");
-                }
-                sent = true;
-            }
+            sendOnce(false);
             if (gathering) { // one 8-byte value, as Messaging.canBroadcast requires
                 broadcast(message.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, message.base()));
                 return;
             }
+            pushAlongOutEdges(message);
+        }
+
+        @Override
+        public void sendToAllNeighbours(RecordView message) {
+            if (onceOnly && !toAll) {
+                throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it may not send to all neighbours");
+            }
+            if (directed) {
+                requireInEdges("sendToAllNeighbours()");
+            }
+            sendOnce(true);
+            if (gathering) {
+                broadcast(message.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, message.base()));
+                return;
+            }
+            pushAlongOutEdges(message);
+            if (!directed) {
+                return;
+            }
+            for (int i = inEdges.first(local), end = i + inEdges.degree(local); i < end; i++) {
+                deliver(inEdges.source(i), message.memory(), message.base());
+            }
+        }
+
+        /** A program that declares one send a superstep ({@link VertexProgram.Sends#broadcasts}) sends once, and of the kind it declared. */
+        private void sendOnce(boolean toAllNeighbours) {
+            if (!onceOnly) {
+                return;
+            }
+            if (toAllNeighbours != toAll) {
+                throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it sends with "
+                        + (toAll ? "sendToAllNeighbours" : "sendToOutNeighbours") + " only");
+            }
+            if (sent) {
+                throw new IllegalStateException("this program declares Sends." + program.sends() + ", so a vertex sends along its edges at most once per superstep");
+            }
+            sent = true;
+        }
+
+        private void pushAlongOutEdges(RecordView message) {
             SequentialEdgeIterator s = positioned();
             s.rewindEdges();
             MemorySegment memory = message.memory();
             long base = message.base();
             for (int t; (t = s.nextInt()) >= 0; ) {
                 deliver(t, memory, base);
-            }
-        }
-
-        @Override
-        public void sendToAllNeighbours(RecordView message) {
-            if (onceOnly) {
-                throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it may not send to all neighbours");
-            }
-            sendToOutNeighbours(message);
-            if (!directed) {
-                return;
-            }
-            requireInEdges("sendToAllNeighbours()");
-            for (int i = inEdges.first(local), end = i + inEdges.degree(local); i < end; i++) {
-                deliver(inEdges.source(i), message.memory(), message.base());
             }
         }
 
@@ -696,7 +723,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToOutNeighbours(double v) {
-            if (gathering && !sent) { // PageRank's path, once per vertex: straight to the broadcast slot
+            if (gathering && !sent && !toAll) { // PageRank's path, once per vertex: straight to the broadcast slot
                 broadcast(Double.doubleToRawLongBits(v));
                 return;
             }
@@ -712,7 +739,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToOutNeighbours(long v) {
-            if (gathering && !sent) {
+            if (gathering && !sent && !toAll) {
                 broadcast(v);
                 return;
             }

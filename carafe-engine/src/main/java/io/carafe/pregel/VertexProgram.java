@@ -69,10 +69,16 @@ public interface VertexProgram {
          * PageRank's do: the engine gathers every superstep ({@link Messaging#GATHER}) and
          * sets up nothing for pushing, which would cost it memory and setup time for nothing.
          */
-        OUT_NEIGHBOURS_ONCE_DENSE;
+        OUT_NEIGHBOURS_ONCE_DENSE,
+        /**
+         * At most one {@link Context#sendToAllNeighbours} per vertex and superstep, and no
+         * other send, as label propagation's: like {@link #OUT_NEIGHBOURS_ONCE}, gathered
+         * along in- and out-edges. Needs {@link #needsInEdges()} on a directed graph.
+         */
+        ALL_NEIGHBOURS_ONCE;
 
-        /** Whether a vertex sends along its out-edges at most once a superstep, and nothing else. */
-        public boolean onceAlongOutEdges() {
+        /** Whether a vertex sends one value at most once a superstep, along its out-edges or all its edges, and nothing else. */
+        public boolean broadcasts() {
             return this != ANY;
         }
     }

@@ -29,6 +29,12 @@ public final class ConnectedComponents implements VertexProgram {
         return LongCombiner.MIN;
     }
 
+    /** One label a superstep to every neighbour: the engine may push or gather it, superstep by superstep. */
+    @Override
+    public Sends sends() {
+        return Sends.ALL_NEIGHBOURS_ONCE;
+    }
+
     @Override
     public boolean needsInEdges() {
         return true;

@@ -343,6 +343,33 @@ class PregelTest extends GraphTestBase {
         assertTrue(seen[0] && seen[1] && seen[2], "pushed, gathered and mixed supersteps all occurred: " + java.util.Arrays.toString(seen));
     }
 
+    /**
+     * Label propagation (ConnectedComponents, one sendToAllNeighbours a superstep) against
+     * the sequential union-find of References, on graphs imported directed (heard along in-
+     * and out-edges) and undirected, 1 to 3 workers, every way messages may travel; a
+     * hybrid job both gathers (superstep 0: every vertex sends) and pushes (the last ones).
+     */
+    @ParameterizedTest
+    @CsvSource({"PUSH, false", "GATHER, false", "HYBRID, false", "PUSH, true", "GATHER, true", "HYBRID, true"})
+    void shouldFindWeakComponentsAlongEveryEdgeHoweverMessagesTravel(Messaging messaging, boolean undirected) {
+        String[][] graphs = {{"wiki-wcc", "snap/wiki-Vote.txt"}, {"eu-wcc", "snap/email-Eu-core.txt.gz"}, {"p2p-wcc", "snap/p2p-31.e"}};
+        for (String[] graph : graphs) {
+            String name = graph[0] + (undirected ? "-u" : "-d");
+            try (GraphFile g = load(name, shared(graph[1]), ImportOptions.defaults().withUndirected(undirected))) {
+                long[] want = References.weakComponents(g);
+                for (int workers = 1; workers <= 3; workers++) {
+                    PregelJob.Result r = run(name, new ConnectedComponents(), workers, messaging);
+                    if (messaging == Messaging.HYBRID) {
+                        assertEquals(workers, r.supersteps().getFirst().densePartitions(), "every vertex sends first: gathered, " + name);
+                        assertTrue(r.supersteps().stream().anyMatch(step -> step.messages() > 0 && step.densePartitions() == 0),
+                                "some superstep pushed, " + name);
+                    }
+                    assertArrayEquals(want, longs(r), name + " on " + workers + " workers");
+                }
+            }
+        }
+    }
+
     /** Every vertex with out-edges sends its id as a long; each keeps the largest that reached it, as gathered longs. */
     static final class LargestInNeighbourLong implements VertexProgram {
         @Override
