@@ -105,7 +105,7 @@ final class SsspCommand extends ProgramCommand {
 
     @Override
     boolean mayBroadcast() {
-        return hops; // BFS sends its level along its out-edges; SSSP a distance per edge
+        return true; // BFS sends its level along its out-edges, SSSP its distance (plus each edge's weight)
     }
 
     @Override

@@ -291,9 +291,9 @@ class PregelCommandsTest {
         Run sideways = run("pagerank", "-g", graph().toString(), "--messaging", "sideways");
         assertEquals(CommandLine.ExitCode.USAGE, sideways.exit());
         assertTrue(sideways.err().contains("--messaging must be auto, push, gather or hybrid, was sideways"), sideways.err());
-        Run ssspGather = run("sssp", "-g", graph().toString(), "-r", "2", "--algorithm", "pregel", "--messaging", "gather");
-        assertEquals(CommandLine.ExitCode.USAGE, ssspGather.exit());
-        assertTrue(ssspGather.err().contains("--messaging gather needs a program that sends one value along its out-edges"), ssspGather.err());
+        Run cdlpGather = run("cdlp", "-g", graph().toString(), "--messaging", "gather");
+        assertEquals(CommandLine.ExitCode.USAGE, cdlpGather.exit());
+        assertTrue(cdlpGather.err().contains("--messaging gather needs a program that sends one value along its out-edges"), cdlpGather.err());
         // refused before the graph is looked at: a missing file would be exit 4
         Run beforeLoad = run("cdlp", "-g", "/nonexistent/graph.txt", "--messaging", "gather");
         assertEquals(CommandLine.ExitCode.USAGE, beforeLoad.exit(), beforeLoad.err());

@@ -101,6 +101,18 @@ public final class GraphPartition implements AutoCloseable {
         return EdgeLayout.target(targets.segment(), e);
     }
 
+    /** As {@link #readTargets}, for the edges' weights; nothing on an unweighted graph. */
+    public void readWeights(Batch batch, long first, long count) {
+        if (weights != null) {
+            batch.read(weights, first * EdgeLayout.WEIGHT_BYTES, count * EdgeLayout.WEIGHT_BYTES);
+        }
+    }
+
+    /** The weight of the partition's edge {@code e}, once read by {@link #readWeights}: 1 on an unweighted graph. */
+    public double weight(long e) {
+        return weights == null ? 1 : EdgeLayout.weight(weights.segment(), e);
+    }
+
     /** A sequential iterator over the partition's vertices and edges (reads from RStore as it goes). */
     public SequentialEdgeIterator scan() {
         return new SequentialEdgeIterator(records, from, targets, weights, firstEdge, from, to, header.vertexCount());

@@ -46,9 +46,10 @@ final class Gather implements AutoCloseable {
     private final int[] outDegree;
     private final int[] degree;
     private final long edges;
-    /** In-edges of the local vertices, as the gathered-array slots of their sources. */
+    /** In-edges of the local vertices, as the gathered-array slots of their sources, and their weights when sends add them (else null). */
     private final int[] inStart;
     private final int[] inSource;
+    private final double[] inWeight;
     /** Local vertices with at least one in-edge: who has messages when every slot sent. */
     private final long[] hasInEdges;
 
@@ -67,7 +68,7 @@ final class Gather implements AutoCloseable {
     private long sending;
 
     private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] outDegree, int[] degree,
-                   int[] inStart, int[] inSource) {
+                   int[] inStart, int[] inSource, double[] inWeight) {
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
@@ -90,6 +91,7 @@ final class Gather implements AutoCloseable {
         this.edges = sum;
         this.inStart = inStart;
         this.inSource = inSource;
+        this.inWeight = inWeight;
         this.hasInEdges = new long[(size + 63) >>> 6];
         for (int u = 0; u < size; u++) {
             if (inStart[u + 1] > inStart[u]) {
@@ -111,9 +113,11 @@ final class Gather implements AutoCloseable {
      * their sources then renamed to slots. No worker reads another's edges. A program that
      * sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
      * in- and out-edges: slots go by in- plus out-degree, and each vertex's list holds the
-     * sources of its in-edges, then the targets of its out-edges.
+     * sources of its in-edges, then the targets of its out-edges. A program whose sends add
+     * the edge's weight ({@code plusWeight}) has the in-edges' weights read too.
      */
-    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours) {
+    static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
+                        boolean plusWeight) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
@@ -143,7 +147,8 @@ final class Gather implements AutoCloseable {
             int slot = slotOf[from + u];
             mySlot[u] = slot < 0 ? -1 : slot - base[index];
         }
-        InEdgeLists in = InEdgeLists.read(rstore, graph, from, from + size, false);
+        InEdgeLists in = InEdgeLists.read(rstore, graph, from, from + size, plusWeight);
+        double[] weight = plusWeight && in.weights() == null ? filledWithOnes(in.sources().length) : in.weights();
         int[] start = in.start();
         int[] source = in.sources();
         if (bothWays) {
@@ -176,7 +181,13 @@ final class Gather implements AutoCloseable {
         for (int e = 0; e < source.length; e++) {
             source[e] = slotOf[source[e]]; // it has an edge to this partition, so a slot
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source);
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null);
+    }
+
+    private static double[] filledWithOnes(int n) {
+        double[] ones = new double[n];
+        Arrays.fill(ones, 1);
+        return ones;
     }
 
     /**
@@ -386,7 +397,9 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
-        if (everySlotSent && accepting == null) {
+        if (inWeight != null) {
+            combineSentPlusWeight(combined, hasMessage, accepting);
+        } else if (everySlotSent && accepting == null) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
             if (doubles != null) {
                 combineAll(combined);
@@ -456,6 +469,29 @@ final class Gather implements AutoCloseable {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
                     acc = c.combine(acc, gatheredDoubles[s]);
+                    any = true;
+                }
+            }
+            if (any) {
+                combined[u] = Double.doubleToRawLongBits(acc);
+                hasMessage[u >>> 6] |= 1L << u;
+            }
+        }
+    }
+
+    /** Sends that add the edge's weight: {@code value + weight} per in-edge whose source sent (SSSP's relaxation). */
+    private void combineSentPlusWeight(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
+        DoubleCombiner c = doubles;
+        for (int u = 0; u < size; u++) {
+            if (accepting != null && !accepting.test(u)) {
+                continue;
+            }
+            double acc = c.identity();
+            boolean any = false;
+            for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
+                int s = inSource[e];
+                if ((sent[s >>> 6] & 1L << s) != 0) {
+                    acc = c.combine(acc, gatheredDoubles[s] + inWeight[e]);
                     any = true;
                 }
             }

@@ -43,13 +43,13 @@ public enum Messaging {
      * Whether a program's messages can be broadcast as one value per sending vertex: it
      * sends along its out-edges at most once a superstep
      * ({@link VertexProgram.Sends#broadcasts}) one double with a
-     * {@link DoubleCombiner} or one long with a {@link LongCombiner}.
+     * {@link DoubleCombiner} or one long with a {@link LongCombiner} (not plus weights).
      */
     static boolean canBroadcast(VertexProgram program) {
         RecordLayout message = program.messageLayout();
-        return program.sends().broadcasts()
-                && (program.combiner() instanceof DoubleCombiner && message.isSingle(RecordLayout.Type.DOUBLE)
-                    || program.combiner() instanceof LongCombiner && message.isSingle(RecordLayout.Type.LONG));
+        boolean doubles = program.combiner() instanceof DoubleCombiner && message.isSingle(RecordLayout.Type.DOUBLE);
+        boolean longs = program.combiner() instanceof LongCombiner && message.isSingle(RecordLayout.Type.LONG);
+        return program.sends().broadcasts() && (doubles || longs && program.sends() != VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT);
     }
 
     /** The mode a job runs in, or an error naming why the program cannot run in the one asked for. */

@@ -111,6 +111,7 @@ final class PartitionWorker implements Callable<Void> {
         private final boolean hybrid;    // and sparse supersteps push through the mailboxes too
         private final boolean onceOnly; // one send a superstep, of one kind (Sends.broadcasts)
         private final boolean toAll;    // and that kind is sendToAllNeighbours
+        private final boolean plusWeight; // sendToOutNeighbours(d) delivers d + the edge's weight
         private final Aggregation aggregation;
         private final int aggregators;
         private final int globals;
@@ -176,6 +177,7 @@ final class PartitionWorker implements Callable<Void> {
             this.gathering = hybrid || header.messaging() == Messaging.GATHER;
             this.onceOnly = program.sends().broadcasts();
             this.toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
+            this.plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
             this.aggregation = new Aggregation(program.aggregators());
             this.aggregators = header.aggregators();
             this.globals = header.globals();
@@ -204,7 +206,7 @@ final class PartitionWorker implements Callable<Void> {
                 io.carafe.graph.GraphHeader graph = io.carafe.graph.CarafeGraph.header(rstore, header.graph());
                 directed = graph.directed();
                 if (gathering) {
-                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll);
+                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll, plusWeight);
                 }
                 if (!gathering) {
                     openGraph();
@@ -435,8 +437,9 @@ final class PartitionWorker implements Callable<Void> {
 
         /**
          * A sparse superstep of a hybrid job: what each sender recorded in the broadcast goes
-         * along its out-edges through the mailboxes instead. Only the senders' edges are read,
-         * all in flight at once, lists closer than {@link #MERGE_GAP_EDGES} read as one.
+         * along its out-edges (and in-edges, sending to all neighbours) through the mailboxes
+         * instead. Only the senders' edge lists are read, all in flight at once, lists at
+         * most {@link #MERGE_GAP_EDGES} apart as one read.
          */
         private void pushSent() {
             int count = 0;
@@ -455,27 +458,37 @@ final class PartitionWorker implements Callable<Void> {
                     runEnd = end;
                     continue;
                 }
-                if (runEnd > runStart) {
-                    part.readTargets(edgeReads, runStart, runEnd - runStart);
-                }
+                readEdges(runStart, runEnd);
                 runStart = start;
                 runEnd = end;
             }
-            if (runEnd > runStart) {
-                part.readTargets(edgeReads, runStart, runEnd - runStart);
-            }
+            readEdges(runStart, runEnd);
             edgeReads.join();
             MemorySegment record = outgoing.memory();
             long recordAt = outgoing.base();
             boolean alsoIn = toAll && directed;
             for (int i = 0; i < count; i++) {
                 int u = senders[i];
-                record.set(ValueLayout.JAVA_LONG_UNALIGNED, recordAt, gather.sentValue(superstep, u));
+                long bits = gather.sentValue(superstep, u);
+                record.set(ValueLayout.JAVA_LONG_UNALIGNED, recordAt, bits);
                 for (long e = edgeStart[u], end = edgeStart[u + 1]; e < end; e++) {
+                    if (plusWeight) {
+                        record.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, recordAt, Double.longBitsToDouble(bits) + part.weight(e));
+                    }
                     mailboxes.deliver(superstep, part.target(e), record, recordAt);
                 }
                 for (int e = alsoIn ? inEdges.first(u) : 0, end = alsoIn ? e + inEdges.degree(u) : 0; e < end; e++) {
                     mailboxes.deliver(superstep, inEdges.source(e), record, recordAt);
+                }
+            }
+        }
+
+        /** Adds the reads of the partition's edges {@code [start, end)} (and their weights when sends add them) to the batch. */
+        private void readEdges(long start, long end) {
+            if (end > start) {
+                part.readTargets(edgeReads, start, end - start);
+                if (plusWeight) {
+                    part.readWeights(edgeReads, start, end - start);
                 }
             }
         }
@@ -710,6 +723,16 @@ final class PartitionWorker implements Callable<Void> {
             s.rewindEdges();
             MemorySegment memory = message.memory();
             long base = message.base();
+            if (plusWeight) { // the message is one double (PregelJob checks): each edge gets its own sum, in the reusable record
+                double d = message.getDouble(0);
+                MemorySegment record = outgoing.memory();
+                long recordAt = outgoing.base();
+                for (int t; (t = s.nextInt()) >= 0; ) {
+                    record.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, recordAt, d + s.weight());
+                    deliver(t, record, recordAt);
+                }
+                return;
+            }
             for (int t; (t = s.nextInt()) >= 0; ) {
                 deliver(t, memory, base);
             }

@@ -382,6 +382,12 @@ public final class PregelJob {
             throw new IllegalArgumentException("a " + combiner.getClass().getSimpleName() + " combines messages of one field of its type;"
                     + " this program's messages are " + messages + ": write a Combiner over the record");
         }
+        if (program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT
+                && !(combiner instanceof DoubleCombiner && messages.isSingle(RecordLayout.Type.DOUBLE))) {
+            throw new IllegalArgumentException("Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT adds each edge's weight to a message of one double:"
+                    + " this program's messages are " + messages + " with " + (combiner == null ? "no combiner" : combiner.getClass().getSimpleName())
+                    + "; give it one double and a DoubleCombiner, or send with sendTo");
+        }
         if (program.globals() < 0) {
             throw new IllegalArgumentException("a program's globals() must be >= 0, was " + program.globals());
         }

@@ -75,7 +75,15 @@ public interface VertexProgram {
          * other send, as label propagation's: like {@link #OUT_NEIGHBOURS_ONCE}, gathered
          * along in- and out-edges. Needs {@link #needsInEdges()} on a directed graph.
          */
-        ALL_NEIGHBOURS_ONCE;
+        ALL_NEIGHBOURS_ONCE,
+        /**
+         * As {@link #OUT_NEIGHBOURS_ONCE}, and each out-neighbour receives the value sent plus
+         * the weight of the edge to it (1 on an unweighted graph): a shortest-path
+         * relaxation, {@code sendToOutNeighbours(d)} for d + w along every out-edge. Messages
+         * of one double with a {@link DoubleCombiner}; gathered along in-edges with their
+         * weights.
+         */
+        OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
 
         /** Whether a vertex sends one value at most once a superstep, along its out-edges or all its edges, and nothing else. */
         public boolean broadcasts() {

@@ -7,8 +7,9 @@ import io.carafe.pregel.VertexProgram;
 
 /**
  * Single-source shortest paths as a vertex program (Bellman-Ford rounds): a vertex whose
- * distance improves sends distance + weight along each out-edge; the min combiner keeps
- * one message per target. Unreached vertices keep +Infinity (LDBC's "infinity").
+ * distance improves sends distance + weight along each out-edge (declared as
+ * {@link Sends#OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT}: it sends its distance, the engine adds the
+ * weights); the min combiner keeps one message per target. Unreached vertices keep +Infinity (LDBC's "infinity").
  */
 public final class ShortestPaths implements VertexProgram {
     private final int source;
@@ -35,10 +36,14 @@ public final class ShortestPaths implements VertexProgram {
             }
             ctx.value().setDouble(0, distance);
         }
-        for (Edges e = ctx.outEdges(); e.next(); ) {
-            ctx.sendTo(e.target(), distance + e.weight());
-        }
+        ctx.sendToOutNeighbours(distance); // each out-neighbour gets distance + the edge's weight (sends())
         ctx.voteToHalt();
+    }
+
+    /** A relaxation: the engine adds each edge's weight, and may push or gather, superstep by superstep. */
+    @Override
+    public Sends sends() {
+        return Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
     }
 
     @Override
