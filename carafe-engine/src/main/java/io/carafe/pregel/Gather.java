@@ -222,9 +222,14 @@ final class Gather implements AutoCloseable {
         return slots[index];
     }
 
-    /** Whether senders that send along {@code sentEdges} of this partition's out-edges go dense: published rather than pushed. */
-    boolean dense(long sentEdges) {
-        return sentEdges > edges / Messaging.DENSE_FRACTION;
+    /** Whether senders that send {@code messages} (along that many of this partition's edges) go dense: published rather than pushed. */
+    boolean dense(long messages) {
+        return messages > mostSparseMessages();
+    }
+
+    /** The most messages a sparse superstep of this partition sends. */
+    long mostSparseMessages() {
+        return edges / Messaging.DENSE_FRACTION;
     }
 
     int outDegree(int local) {

@@ -269,7 +269,7 @@ final class PartitionWorker implements Callable<Void> {
          * outbox containers with room for a message per edge (per target vertex with a
          * combiner): what most programs send, and what grows when they send more.
          * Gathering: allocates the one broadcast segment and names it in the directory.
-         * Hybrid: both, the mailboxes sized for a sparse superstep (they grow if need be).
+         * Hybrid: both, the mailboxes sized for the most a sparse superstep sends.
          */
         private void setUp() {
             MemorySegment dir = directory.segment();
@@ -290,9 +290,8 @@ final class PartitionWorker implements Callable<Void> {
                     edgeStart[u + 1] = edgeStart[u] + gather.outDegree(u);
                 }
                 senders = new int[size];
-                // a sparse superstep sends along at most a twentieth of this partition's edges: the mailboxes never grow
-                long[] sparse = new long[partitions];
-                java.util.Arrays.fill(sparse, edgeStart[size] / Messaging.DENSE_FRACTION + 1);
+                long[] sparse = new long[partitions]; // so they never grow
+                java.util.Arrays.fill(sparse, gather.mostSparseMessages());
                 mailboxes = new Mailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), combiner, arena);
                 mailboxes.allocate(sparse);
             } else if (!gathering) {
@@ -400,9 +399,8 @@ final class PartitionWorker implements Callable<Void> {
                 vertex = from + local;
                 // asked once, before compute changes the value: messages that arrived and that the vertex accepts
                 accepted = (gathering ? (gatheredHas[local >>> 6] & (1L << local)) != 0 : mailboxes.hasMessages(local)) && (!selective || accepts(local));
-                boolean message = accepted;
                 boolean wasHalted = (halted[local >>> 6] & (1L << local)) != 0;
-                if (superstep == 0 || message || !wasHalted) {
+                if (superstep == 0 || accepted || !wasHalted) {
                     halted[local >>> 6] &= ~(1L << local);
                     sent = false;
                     value.moveTo(local * valueBytes);
