@@ -43,8 +43,8 @@ final class PregelRun implements AutoCloseable {
         this.trialLine = trialLine;
     }
 
-    static final String HYBRID_RULE = "a partition gathers (dense) when its senders' out-edges exceed 1/" + Messaging.DENSE_FRACTION
-            + " of its own, else it pushes (sparse)";
+    static final String HYBRID_RULE = "a partition gathers (dense) when its senders send along more than 1/" + Messaging.DENSE_FRACTION
+            + " of its edges, else it pushes (sparse)";
 
     /** How a superstep's messages travelled: pushed, gathered, or both (a hybrid job chooses per partition and superstep). */
     private static String delivery(PregelJob.Superstep s, int partitions) {

@@ -38,7 +38,9 @@ final class Checkpoints {
     private static final String COORDINATOR = "coordinator";
 
     /** What the coordinator keeps of a checkpoint: superstep C's inputs and the history before it. */
-    record CoordinatorState(long superstep, long active, long messages, long[] aggregates, long[] globals, List<PregelJob.Superstep> history) {
+    /** {@code messaging}: how the job's messages travelled, which its workers' parts hold; null in a file from before it was recorded. */
+    record CoordinatorState(long superstep, long active, long messages, long[] aggregates, long[] globals, List<PregelJob.Superstep> history,
+                            Messaging messaging) {
     }
 
     private Checkpoints() {
@@ -148,6 +150,7 @@ final class Checkpoints {
             try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(partial.resolve(COORDINATOR))))) {
                 out.writeLong(COORDINATOR_MAGIC);
                 out.writeLong(state.superstep());
+                out.writeUTF(state.messaging().name());
                 out.writeLong(state.active());
                 out.writeLong(state.messages());
                 writeLongs(out, state.aggregates());
@@ -207,6 +210,7 @@ final class Checkpoints {
             if (magic != COORDINATOR_MAGIC && magic != MAGIC || in.readLong() != superstep) {
                 throw new PregelException(file + " is not the coordinator's part of checkpoint " + superstep, null);
             }
+            Messaging messaging = magic == COORDINATOR_MAGIC ? Messaging.valueOf(in.readUTF()) : null;
             long active = in.readLong();
             long messages = in.readLong();
             long[] aggregates = readLongs(in);
@@ -227,7 +231,7 @@ final class Checkpoints {
                 }
                 history.add(new PregelJob.Superstep(index, seconds, computed, activeThen, sent, bytes, dense, values));
             }
-            return new CoordinatorState(superstep, active, messages, aggregates, globals, history);
+            return new CoordinatorState(superstep, active, messages, aggregates, globals, history, messaging);
         } catch (IOException e) {
             throw new PregelException("cannot read " + file + " (a checkpoint's coordinator part): " + e.getMessage(), e);
         }

@@ -57,7 +57,7 @@ final class Gather implements AutoCloseable {
     private final double[] gatheredDoubles;
     private final long[] gatheredLongs;
     private final long[] sent;
-    private final boolean[] senders;
+    private final boolean[] published; // per partition: whether it published values for this superstep to gather
     private final Batch batch = new Batch();
     private Mapping outbox;
     private final MemorySegment[] outContainer = new MemorySegment[2];
@@ -102,7 +102,7 @@ final class Gather implements AutoCloseable {
         this.gatheredDoubles = doubles != null ? new double[total] : null;
         this.gatheredLongs = longs != null ? new long[total] : null;
         this.sent = new long[total >>> 6];
-        this.senders = new boolean[partitions];
+        this.published = new boolean[partitions];
         this.inbox = new Mapping[partitions];
         this.inContainer = new MemorySegment[2][partitions];
     }
@@ -373,7 +373,7 @@ final class Gather implements AutoCloseable {
                 throw new IllegalStateException("broadcast " + j + "->" + index + " claims " + BroadcastLayout.slots(c) + " slots and "
                         + count + " senders, expected " + n + " slots");
             }
-            senders[j] = count > 0;
+            published[j] = count > 0;
             anySent |= count > 0;
             everySlotSent &= count == n;
             if (count > 0) {
@@ -387,7 +387,7 @@ final class Gather implements AutoCloseable {
         for (int j = 0; j < partitions; j++) {
             MemorySegment c = inContainer[parity][j];
             long n = slots[j];
-            if (!senders[j]) {
+            if (!published[j]) {
                 Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, 0);
                 continue;
             }
@@ -402,9 +402,7 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
-        if (inWeight != null) {
-            combineSentPlusWeight(combined, hasMessage, accepting);
-        } else if (everySlotSent && accepting == null) {
+        if (everySlotSent && accepting == null && inWeight == null) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
             if (doubles != null) {
                 combineAll(combined);
@@ -473,30 +471,11 @@ final class Gather implements AutoCloseable {
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
-                    acc = c.combine(acc, gatheredDoubles[s]);
-                    any = true;
-                }
-            }
-            if (any) {
-                combined[u] = Double.doubleToRawLongBits(acc);
-                hasMessage[u >>> 6] |= 1L << u;
-            }
-        }
-    }
-
-    /** Sends that add the edge's weight: {@code value + weight} per in-edge whose source sent (SSSP's relaxation). */
-    private void combineSentPlusWeight(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
-        DoubleCombiner c = doubles;
-        for (int u = 0; u < size; u++) {
-            if (accepting != null && !accepting.test(u)) {
-                continue;
-            }
-            double acc = c.identity();
-            boolean any = false;
-            for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
-                int s = inSource[e];
-                if ((sent[s >>> 6] & 1L << s) != 0) {
-                    acc = c.combine(acc, gatheredDoubles[s] + inWeight[e]);
+                    double value = gatheredDoubles[s];
+                    if (inWeight != null) { // sends that add the edge's weight: SSSP's relaxation
+                        value += inWeight[e];
+                    }
+                    acc = c.combine(acc, value);
                     any = true;
                 }
             }

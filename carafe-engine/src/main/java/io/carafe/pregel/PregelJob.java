@@ -325,7 +325,8 @@ public final class PregelJob {
                                   Checkpoints.CoordinatorState restored, long[] failedIn) {
         long setupStart = System.nanoTime();
         check(program);
-        Messaging messaging = options.messaging().resolve(program);
+        Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(program)
+                : restored.messaging() != null ? restored.messaging() : Messaging.autoBeforeHybrid(program);
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
@@ -353,7 +354,7 @@ public final class PregelJob {
                     workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
                 Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart,
-                        () -> failFast(workers), checkpointEvery, checkpoints, restored);
+                        () -> failFast(workers), checkpointEvery, checkpoints, restored, messaging);
                 try {
                     drive.run();
                 } catch (RuntimeException failure) {
@@ -410,6 +411,7 @@ public final class PregelJob {
         private final VertexProgram program;
         private final Options options;
         private final Consumer<Superstep> progress;
+        private final Messaging messaging; // as resolved: recorded in checkpoints, so a resumed job travels the same way
         private final long setupStart;
         private final Runnable workersAlive;
         final List<Superstep> supersteps = new ArrayList<>();
@@ -427,8 +429,9 @@ public final class PregelJob {
 
         Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
               VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, Runnable workersAlive,
-              int checkpointEvery, java.nio.file.Path checkpoints, Checkpoints.CoordinatorState restored) {
+              int checkpointEvery, java.nio.file.Path checkpoints, Checkpoints.CoordinatorState restored, Messaging messaging) {
             this.coordinator = coordinator;
+            this.messaging = messaging;
             this.workersAlive = workersAlive;
             this.layout = layout;
             this.graph = graph;
@@ -513,7 +516,7 @@ public final class PregelJob {
                 }
                 if (checkpointEvery > 0 && (superstep + 1) % checkpointEvery == 0) { // every worker wrote its part before it finished
                     Checkpoints.complete(checkpoints, new Checkpoints.CoordinatorState(superstep + 1, active, messages, global.clone(), globals.clone(),
-                            List.copyOf(supersteps)), layout.workers());
+                            List.copyOf(supersteps), messaging), layout.workers());
                 }
             }
         }

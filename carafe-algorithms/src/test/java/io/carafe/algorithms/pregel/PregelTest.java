@@ -482,8 +482,9 @@ class PregelTest extends GraphTestBase {
             double[] want = new double[n];
             java.util.Arrays.fill(want, -1);
             forEachEdge(g, (s, t) -> want[t] = Math.max(want[t], s));
-            assertArrayEquals(want, doubles(run("wiki-max", new LargestInNeighbour(), 3, Messaging.GATHER)));
-            assertArrayEquals(want, doubles(run("wiki-max", new LargestInNeighbour(), 3, Messaging.PUSH)));
+            for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID, Messaging.PUSH}) {
+                assertArrayEquals(want, doubles(run("wiki-max", new LargestInNeighbour(), 3, messaging)), messaging.name());
+            }
         }
     }
 
