@@ -70,6 +70,40 @@ class MultiHostTest {
         }
     }
 
+    /** A command's output lines, empty if it cannot run. */
+    private static List<String> lines(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 ? output.lines().toList() : List.of();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    /**
+     * A run killed before its teardown leaves its namespaces and bridge behind, and that
+     * bridge's 10.77.0.254 would take this run's traffic (the master "refuses" every
+     * connection): remove what this test's names say it made.
+     */
+    private void removeLeftovers() {
+        for (String line : lines("ip", "netns", "list")) {
+            String name = line.split(" ")[0];
+            if (name.matches("rs[0-9a-f]{4}h\\d+")) {
+                run(false, "ip", "netns", "delete", name);
+            }
+        }
+        for (String line : lines("ip", "-o", "link", "show", "type", "bridge")) { // "12: rsbrf229: <BROADCAST,...> ..."
+            String[] fields = line.split(":\\s*");
+            if (fields.length > 1 && fields[1].matches("rsbr[0-9a-f]{4}")) {
+                run(false, "ip", "link", "delete", fields[1]);
+            }
+        }
+    }
+
     /** A host: a network namespace with address 10.77.0.{@code host} on the bridge. */
     private String host(int host) {
         String ns = "rs" + tag + "h" + host;
@@ -100,6 +134,7 @@ class MultiHostTest {
     void shouldServeClientsOnOtherHostsThroughTheBarrier() throws Exception {
         Assumptions.assumeTrue(System.getProperty("os.name").startsWith("Linux"), "network namespaces are Linux's");
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root; run as root (CI does)");
+        removeLeftovers();
         run(true, "ip", "link", "add", bridge, "type", "bridge");
         run(true, "ip", "link", "set", bridge, "up");
         run(true, "ip", "addr", "add", "10.77.0.254/24", "dev", bridge); // this JVM is a host on that network too
