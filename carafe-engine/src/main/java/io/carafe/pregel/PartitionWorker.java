@@ -146,6 +146,7 @@ final class PartitionWorker implements Callable<Void> {
         private final long[] halted;
         private final long[] sentLocal; // hybrid: local vertices that sent this superstep
         private final boolean selective; // the program says which vertices accept messages (acceptsMessages)
+        private final java.util.function.IntPredicate acceptance; // accepts(u) for the gather's combine when selective, else null
         private final RecordView probe;   // a vertex's value, read to ask it that
         private boolean accepted;         // whether the vertex being computed has messages it accepts
         // hybrid, for sparse supersteps: where each local vertex's out-edges start in the partition's, the senders in order, their reads
@@ -192,6 +193,7 @@ final class PartitionWorker implements Callable<Void> {
             this.halted = new long[(size + 63) >>> 6];
             this.sentLocal = hybrid ? new long[halted.length] : null;
             this.selective = declaresAcceptance(program);
+            this.acceptance = selective ? this::accepts : null;
             this.globalValues = new long[globals];
             this.first = header.firstSuperstep();
             this.checkpointEvery = header.checkpointEvery();
@@ -384,7 +386,7 @@ final class PartitionWorker implements Callable<Void> {
             }
             messagesSent = 0;
             if (gathering) {
-                gather.gather(superstep, gathered, gatheredHas, selective ? this::accepts : null);
+                gather.gather(superstep, gathered, gatheredHas, acceptance);
                 gather.startStep(superstep);
             }
             if (mailboxes != null) {

@@ -49,39 +49,36 @@ class MultiHostTest {
         run(false, "ip", "link", "delete", bridge);
     }
 
-    /** Runs a command; with {@code required}, a failure skips the test (the machine does not allow it). */
-    private boolean run(boolean required, String... command) {
+    /** What a command did: whether it ran and exited 0, and its output (or why it could not run). */
+    private record Ran(boolean ok, String output) {
+    }
+
+    private static Ran exec(String... command) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            boolean ok = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-            if (!ok && required) {
-                Assumptions.abort("this machine does not allow network namespaces (" + String.join(" ", command) + ": " + output + ")");
-            }
-            return ok;
+            return new Ran(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, output);
         } catch (IOException e) {
-            if (required) {
-                Assumptions.abort("cannot run " + command[0] + ": " + e.getMessage() + " (install iproute2)");
-            }
-            return false;
+            return new Ran(false, "cannot run " + command[0] + ": " + e.getMessage() + " (install iproute2)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return new Ran(false, "interrupted");
         }
     }
 
-    /** A command's output lines, empty if it cannot run. */
-    private static List<String> lines(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 ? output.lines().toList() : List.of();
-        } catch (IOException e) {
-            return List.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
+    /** Runs a command; with {@code required}, a failure skips the test (the machine does not allow it). */
+    private boolean run(boolean required, String... command) {
+        Ran ran = exec(command);
+        if (!ran.ok() && required) {
+            Assumptions.abort("this machine does not allow network namespaces (" + String.join(" ", command) + ": " + ran.output() + ")");
         }
+        return ran.ok();
+    }
+
+    /** A command's output lines, none if it failed. */
+    private static List<String> lines(String... command) {
+        Ran ran = exec(command);
+        return ran.ok() ? ran.output().lines().toList() : List.of();
     }
 
     /**
