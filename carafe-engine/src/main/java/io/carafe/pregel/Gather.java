@@ -53,7 +53,7 @@ final class Gather implements AutoCloseable {
     /** Local vertices with at least one in-edge: who has messages when every slot sent. */
     private final long[] hasInEdges;
 
-    /** Every partition's values of the previous superstep, by slot: doubles or longs as the combiner is. */
+    /** Every partition's values of the previous superstep, by slot: doubles or longs as the combiner is; shared by the job's workers in this process. */
     private final double[] gatheredDoubles;
     private final long[] gatheredLongs;
     private final long[] sent;
@@ -68,7 +68,7 @@ final class Gather implements AutoCloseable {
     private long sending;
 
     private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] outDegree, int[] degree,
-                   int[] inStart, int[] inSource, double[] inWeight) {
+                   int[] inStart, int[] inSource, double[] inWeight, GatheredArrays arrays) {
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
@@ -99,9 +99,9 @@ final class Gather implements AutoCloseable {
             }
         }
         int total = base[partitions];
-        this.gatheredDoubles = doubles != null ? new double[total] : null;
-        this.gatheredLongs = longs != null ? new long[total] : null;
-        this.sent = new long[total >>> 6];
+        this.gatheredDoubles = doubles != null ? arrays.doubles(total) : null;
+        this.gatheredLongs = longs != null ? arrays.longs(total) : null;
+        this.sent = arrays.sentBits(total >>> 6);
         this.published = new boolean[partitions];
         this.inbox = new Mapping[partitions];
         this.inContainer = new MemorySegment[2][partitions];
@@ -113,11 +113,13 @@ final class Gather implements AutoCloseable {
      * their sources then renamed to slots. No worker reads another's edges. A program that
      * sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
      * in- and out-edges: slots go by in- plus out-degree, and each vertex's list holds the
-     * sources of its in-edges, then the targets of its out-edges. A program whose sends add
-     * the edge's weight ({@code plusWeight}) has the in-edges' weights read too.
+     * sources of its in-edges and the targets of its out-edges. A program whose sends add
+     * the edge's weight ({@code plusWeight}) has the in-edges' weights read too. With
+     * {@code sortInLists} each list is sorted by slot ({@link #sortBySlot}). The gathered
+     * values go into {@code arrays}, which the job's other workers in this process may share.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
-                        boolean plusWeight) {
+                        boolean plusWeight, boolean sortInLists, GatheredArrays arrays) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
@@ -181,7 +183,47 @@ final class Gather implements AutoCloseable {
         for (int e = 0; e < source.length; e++) {
             source[e] = slotOf[source[e]]; // it has an edge to this partition, so a slot
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null);
+        if (sortInLists) {
+            sortBySlot(start, source, plusWeight ? weight : null);
+        }
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null, arrays);
+    }
+
+    /**
+     * Sorts each vertex's in-list by slot (weights, when given, move with their slots), so
+     * the combine loop's loads of one vertex walk the gathered array forward, the heavy
+     * senders' first. Worth it when every superstep combines every in-edge (PageRank on
+     * livejournal-synthetic: 15% less compute, for ~0.5 s of setup a worker); a hybrid job's
+     * dense supersteps skip most in-edges by their sent bits and measured no faster.
+     * Sums then add in slot order rather than the graph's.
+     */
+    private static void sortBySlot(int[] start, int[] source, double[] weight) {
+        int vertices = start.length - 1;
+        if (weight == null) {
+            for (int u = 0; u < vertices; u++) {
+                Arrays.sort(source, start[u], start[u + 1]);
+            }
+            return;
+        }
+        int longest = 0;
+        for (int u = 0; u < vertices; u++) {
+            longest = Math.max(longest, start[u + 1] - start[u]);
+        }
+        long[] keyed = new long[longest]; // the slot in the high half, the edge's place in its list in the low one
+        double[] moved = new double[longest];
+        for (int u = 0; u < vertices; u++) {
+            int at = start[u];
+            int count = start[u + 1] - at;
+            for (int i = 0; i < count; i++) {
+                keyed[i] = (long) source[at + i] << 32 | i;
+            }
+            Arrays.sort(keyed, 0, count);
+            for (int i = 0; i < count; i++) {
+                source[at + i] = (int) (keyed[i] >>> 32);
+                moved[i] = weight[at + (int) keyed[i]];
+            }
+            System.arraycopy(moved, 0, weight, at, count);
+        }
     }
 
     private static double[] filledWithOnes(int n) {

@@ -40,18 +40,23 @@ final class PartitionWorker implements Callable<Void> {
     private final int index;
     private final Function<String, VertexProgram> programs;
     private final long timeoutMs;
+    private final GatheredArrays gatheredArrays; // shared with the job's other workers in this process
     /** Hybrid's sparse supersteps read the senders' edge lists; lists at most this many edges apart are read as one (16 KiB). */
     private static final long MERGE_GAP_EDGES = 4096;
 
-    /** {@code programs} builds the vertex program from the spec in the job's directory. */
+    /**
+     * {@code programs} builds the vertex program from the spec in the job's directory;
+     * {@code gatheredArrays} holds the gather's arrays, one for the job's workers in this process.
+     */
     PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, Function<String, VertexProgram> programs,
-                    long timeoutMs) {
+                    long timeoutMs, GatheredArrays gatheredArrays) {
         this.clusterUri = clusterUri;
         this.settings = settings;
         this.jobNamespace = jobNamespace;
         this.index = index;
         this.programs = programs;
         this.timeoutMs = timeoutMs;
+        this.gatheredArrays = gatheredArrays;
     }
 
     @Override
@@ -208,7 +213,7 @@ final class PartitionWorker implements Callable<Void> {
                 io.carafe.graph.GraphHeader graph = io.carafe.graph.CarafeGraph.header(rstore, header.graph());
                 directed = graph.directed();
                 if (gathering) {
-                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll, plusWeight);
+                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll, plusWeight, !hybrid, gatheredArrays);
                 }
                 if (!gathering) {
                     openGraph();

@@ -256,7 +256,7 @@ public final class PregelJob {
      */
     public static void work(String clusterUri, RStoreSettings settings, String jobNamespace, int index,
                             Function<String, VertexProgram> programs, long timeoutMs) {
-        new PartitionWorker(clusterUri, settings, jobNamespace, index, programs, timeoutMs).call();
+        new PartitionWorker(clusterUri, settings, jobNamespace, index, programs, timeoutMs, new GatheredArrays()).call();
     }
 
     /**

@@ -8,12 +8,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Workers as threads of this process (the embedded default), each with its own RStore client. */
+/** Workers as threads of this process (the embedded default), each with its own RStore client; a job's workers share its gathered values. */
 final class ThreadWorkers implements Workers {
     private final VertexProgram program;
     private final RStoreSettings settings;
     private final long timeoutMs;
     private final ExecutorService threads;
+    /** The job whose workers were started last, and the gather arrays they share (a restarted job is a new namespace and gets new ones). */
+    private String job;
+    private GatheredArrays gathered;
 
     ThreadWorkers(VertexProgram program, RStoreSettings settings, int count, long timeoutMs) {
         this.program = program;
@@ -29,8 +32,12 @@ final class ThreadWorkers implements Workers {
     }
 
     @Override
-    public Future<Void> start(String clusterUri, String jobNamespace, int index) {
-        return threads.submit(new PartitionWorker(clusterUri, settings, jobNamespace, index, spec -> program, timeoutMs));
+    public synchronized Future<Void> start(String clusterUri, String jobNamespace, int index) {
+        if (!jobNamespace.equals(job)) {
+            job = jobNamespace;
+            gathered = new GatheredArrays();
+        }
+        return threads.submit(new PartitionWorker(clusterUri, settings, jobNamespace, index, spec -> program, timeoutMs, gathered));
     }
 
     @Override
