@@ -13,8 +13,8 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  *  segment:   | even container                | odd container                 |
  *  container: | slots (long) | senders (long) | 48 pad | values | sent bits |
- *  values:    8 bytes per slot, a double or a long (the combiner's identity for a slot that sent nothing)
- *  sent bits: one per slot, (slots + 63) / 64 longs; read only when 0 < senders < slots
+ *  values:    8 bytes per slot, a double or a long; a slot whose sent bit is clear holds whatever it held before
+ *  sent bits: one per slot, (slots + 63) / 64 longs; read only when 0 < senders < slots (all set when senders = slots)
  *  senders:   0 when the partition sent nothing, or pushed this superstep's messages
  *             instead (hybrid): then receivers read the header alone
  * </pre>

@@ -37,7 +37,6 @@ final class Gather implements AutoCloseable {
     /** The combiner: one of these is set, as the messages are doubles or longs. */
     private final DoubleCombiner doubles;
     private final LongCombiner longs;
-    private final long identityBits;
     /** Slot counts and where each partition's slots start in the gathered array (multiples of 64, so sent bits copy as words). */
     private final long[] slots;
     private final int[] base;
@@ -78,7 +77,6 @@ final class Gather implements AutoCloseable {
         if (doubles == null && longs == null) {
             throw new IllegalArgumentException("gathering needs a DoubleCombiner or a LongCombiner, not " + combiner);
         }
-        this.identityBits = doubles != null ? Double.doubleToRawLongBits(doubles.identity()) : longs.identity();
         this.slots = slots;
         this.base = base;
         this.mySlot = mySlot;
@@ -300,23 +298,23 @@ final class Gather implements AutoCloseable {
         }
     }
 
-    /** Before compute: the outgoing container holds the identity for every slot and no sent bits. */
+    /**
+     * Before compute: the outgoing container has no sent bits. Its values stay as they were:
+     * a slot's value is read only when its bit says it sent (resetting every value to the
+     * identity took 10-60 ms a superstep on livejournal-synthetic).
+     */
     void startStep(long superstep) {
         int parity = (int) ((superstep + 1) & 1);
         if (dirty[parity]) {
-            MemorySegment out = outContainer[parity];
-            long n = slots[index];
-            if (identityBits == 0) {
-                out.asSlice(BroadcastLayout.values(), 8 * n).fill((byte) 0);
-            } else {
-                for (long s = 0; s < n; s++) {
-                    BroadcastLayout.setValue(out, s, identityBits);
-                }
-            }
-            out.asSlice(BroadcastLayout.sentBits(n), 8 * BroadcastLayout.words(n)).fill((byte) 0);
+            clearSentBits(outContainer[parity]);
             dirty[parity] = false;
         }
         sending = 0;
+    }
+
+    private void clearSentBits(MemorySegment container) {
+        long n = slots[index];
+        container.asSlice(BroadcastLayout.sentBits(n), 8 * BroadcastLayout.words(n)).fill((byte) 0);
     }
 
     /**
@@ -343,8 +341,8 @@ final class Gather implements AutoCloseable {
 
     /**
      * After compute: dense, writes the outgoing container; sparse (the caller pushed the
-     * values through the mailboxes), resets the slots that sent and writes only the header,
-     * which tells receivers there is nothing to gather.
+     * values through the mailboxes), clears the sent bits and writes only the header, which
+     * tells receivers there is nothing to gather.
      */
     void publish(long superstep, boolean dense) {
         int parity = (int) ((superstep + 1) & 1);
@@ -355,16 +353,7 @@ final class Gather implements AutoCloseable {
             batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.containerBytes(n));
             dirty[parity] = true;
         } else {
-            long bits = BroadcastLayout.sentBits(n);
-            for (long w = 0, words = BroadcastLayout.words(n); w < words; w++) {
-                long word = out.get(ValueLayout.JAVA_LONG_UNALIGNED, bits + 8 * w);
-                for (long rest = word; rest != 0; rest &= rest - 1) {
-                    BroadcastLayout.setValue(out, (w << 6) + Long.numberOfTrailingZeros(rest), identityBits);
-                }
-                if (word != 0) {
-                    out.set(ValueLayout.JAVA_LONG_UNALIGNED, bits + 8 * w, 0);
-                }
-            }
+            clearSentBits(out);
             BroadcastLayout.setHeader(out, n, 0);
             batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.HEADER);
         }
@@ -459,8 +448,7 @@ final class Gather implements AutoCloseable {
     }
 
     /**
-     * The hot loop: one random load per in-edge (slots that sent nothing hold the
-     * identity). SUM, PageRank's combiner, has a loop of its own with the addition in
+     * The hot loop, when every slot sent: one random load per in-edge. SUM, PageRank's combiner, has a loop of its own with the addition in
      * line, which the JIT unrolls; MIN and MAX go through the combiner.
      */
     private void combineAll(long[] combined) {
