@@ -45,6 +45,9 @@ final class Gather implements AutoCloseable {
     private final int[] outDegree;
     private final int[] degree;
     private final long edges;
+    /** The program sends one value each superstep (sendsOneValueEachSuperstep): a vertex's first sending in-neighbour tells it all. */
+    private final boolean oneValue;
+    private long firstSent; // this superstep's value, once a vertex sent it
     /** In-edges of the local vertices, as the gathered-array slots of their sources, and their weights when sends add them (else null). */
     private final int[] inStart;
     private final int[] inSource;
@@ -67,7 +70,7 @@ final class Gather implements AutoCloseable {
     private long sending;
 
     private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] outDegree, int[] degree,
-                   int[] inStart, int[] inSource, double[] inWeight, GatheredArrays arrays) {
+                   int[] inStart, int[] inSource, double[] inWeight, boolean oneValue, GatheredArrays arrays) {
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
@@ -90,6 +93,7 @@ final class Gather implements AutoCloseable {
         this.inStart = inStart;
         this.inSource = inSource;
         this.inWeight = inWeight;
+        this.oneValue = oneValue;
         this.hasInEdges = new long[(size + 63) >>> 6];
         for (int u = 0; u < size; u++) {
             if (inStart[u + 1] > inStart[u]) {
@@ -112,12 +116,14 @@ final class Gather implements AutoCloseable {
      * sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
      * in- and out-edges: slots go by in- plus out-degree, and each vertex's list holds the
      * sources of its in-edges and the targets of its out-edges. A program whose sends add
-     * the edge's weight ({@code plusWeight}) has the in-edges' weights read too. With
+     * the edge's weight ({@code plusWeight}) has the in-edges' weights read too; one that
+     * sends one value each superstep ({@code oneValue}) is combined from a vertex's first
+     * sending in-neighbour alone. With
      * {@code sortInLists} each list is sorted by slot ({@link #sortBySlot}). The gathered
      * values go into {@code arrays}, which the job's other workers in this process may share.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
-                        boolean plusWeight, boolean sortInLists, GatheredArrays arrays) {
+                        boolean plusWeight, boolean oneValue, boolean sortInLists, GatheredArrays arrays) {
         int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
@@ -184,7 +190,7 @@ final class Gather implements AutoCloseable {
         if (sortInLists) {
             sortBySlot(start, source, plusWeight ? weight : null);
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null, arrays);
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null, oneValue, arrays);
     }
 
     /**
@@ -326,6 +332,14 @@ final class Gather implements AutoCloseable {
         int slot = mySlot[local];
         if (slot < 0) {
             return 0;
+        }
+        if (oneValue) {
+            if (sending == 0) {
+                firstSent = bits;
+            } else if (bits != firstSent) {
+                throw new IllegalStateException("the program declares sendsOneValueEachSuperstep(), but in superstep " + superstep
+                        + " one vertex sent " + firstSent + " (raw bits) and vertex " + (from + local) + " sent " + bits);
+            }
         }
         MemorySegment out = outContainer[(int) ((superstep + 1) & 1)];
         BroadcastLayout.setValue(out, slot, bits);
@@ -489,7 +503,8 @@ final class Gather implements AutoCloseable {
 
     /**
      * When some slots sent nothing: a vertex has messages only if one of its in-neighbours
-     * sent. Vertices that do not accept messages are skipped, their in-edges unread.
+     * sent. Vertices that do not accept messages are skipped, their in-edges unread; when
+     * every sender sent the same value, the first sending in-neighbour ends the search.
      */
     private void combineSent(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
         DoubleCombiner c = doubles;
@@ -508,6 +523,9 @@ final class Gather implements AutoCloseable {
                     }
                     acc = c.combine(acc, value);
                     any = true;
+                    if (oneValue) {
+                        break; // every sender sent this value
+                    }
                 }
             }
             if (any) {
@@ -530,6 +548,9 @@ final class Gather implements AutoCloseable {
                 if ((sent[s >>> 6] & 1L << s) != 0) {
                     acc = c.combine(acc, gatheredLongs[s]);
                     any = true;
+                    if (oneValue) {
+                        break; // every sender sent this value
+                    }
                 }
             }
             if (any) {

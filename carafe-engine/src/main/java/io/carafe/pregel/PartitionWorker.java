@@ -213,7 +213,8 @@ final class PartitionWorker implements Callable<Void> {
                 io.carafe.graph.GraphHeader graph = io.carafe.graph.CarafeGraph.header(rstore, header.graph());
                 directed = graph.directed();
                 if (gathering) {
-                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll, plusWeight, !hybrid, gatheredArrays);
+                    gather = Gather.build(rstore, header.graph(), partitioning, index, combiner, toAll, plusWeight,
+                            program.sendsOneValueEachSuperstep(), !hybrid, gatheredArrays);
                 }
                 if (!gathering) {
                     openGraph();

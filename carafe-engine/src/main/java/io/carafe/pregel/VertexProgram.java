@@ -106,6 +106,19 @@ public interface VertexProgram {
         return true;
     }
 
+    /**
+     * True if every vertex that sends in a superstep sends the same value (BFS: the next
+     * level), so a receiver needs only to know whether any in-neighbour sent. A superstep
+     * that gathers then stops at a vertex's first in-neighbour that sent, as a bottom-up
+     * BFS does (Beamer et al.). Only for {@link Sends#OUT_NEIGHBOURS_ONCE} and
+     * {@link Sends#ALL_NEIGHBOURS_ONCE}. A gathering or hybrid job whose worker sees its
+     * vertices send different values in one superstep fails, saying so (pushed messages are
+     * combined in full, so pushing needs no such check).
+     */
+    default boolean sendsOneValueEachSuperstep() {
+        return false;
+    }
+
     /** True if {@code compute} reads in-edges or sends to all neighbours: each worker reads its vertices' in-edges (stored with a directed graph) at setup. */
     default boolean needsInEdges() {
         return false;

@@ -40,6 +40,12 @@ public final class BreadthFirstSearch implements VertexProgram {
         return Sends.OUT_NEIGHBOURS_ONCE;
     }
 
+    /** Every vertex reached in a superstep sends the same next level: one sending in-neighbour is enough (bottom-up when gathered). */
+    @Override
+    public boolean sendsOneValueEachSuperstep() {
+        return true;
+    }
+
     /** A vertex reached already has its level: later messages cannot change it, so it takes none. */
     @Override
     public boolean acceptsMessages(RecordView depth) {

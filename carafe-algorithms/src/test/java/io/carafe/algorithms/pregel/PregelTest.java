@@ -442,6 +442,99 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /**
+     * A program that sends one value each superstep: a receiver stops at its first sending
+     * in-neighbour when gathering. Every third vertex sends 5, the others nothing; a vertex
+     * gets 5 if any in-neighbour is a multiple of 3 (counted from the edges), however the
+     * messages travel. A program that says so and then sends its id fails the job, and one
+     * that adds edge weights may not say so.
+     */
+    @Test
+    void shouldStopAtTheFirstSenderOnlyWhenEverySenderSendsOneValue() {
+        try (GraphFile g = load("wiki-one", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            long[] want = new long[n];
+            java.util.Arrays.fill(want, -1);
+            forEachEdge(g, (s, t) -> {
+                if (s % 3 == 0) {
+                    want[t] = 5;
+                }
+            });
+            for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID, Messaging.PUSH}) {
+                assertArrayEquals(want, longs(run("wiki-one", new OneValue(v -> 5L), 3, messaging)), messaging.name());
+            }
+            for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID}) {
+                PregelException e = assertThrows(PregelException.class, () -> run("wiki-one", new OneValue(v -> (long) v), 2, messaging));
+                assertTrue(e.getMessage().contains("declares sendsOneValueEachSuperstep(), but in superstep 0 one vertex sent"), e.getMessage());
+            }
+            VertexProgram weighted = new Broadcasting(DoubleCombiner.MIN) {
+                @Override
+                public Sends sends() {
+                    return Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
+                }
+
+                @Override
+                public boolean sendsOneValueEachSuperstep() {
+                    return true;
+                }
+
+                @Override
+                public void compute(Context ctx) {
+                    ctx.sendToOutNeighbours(0.0);
+                }
+            };
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run("wiki-one", weighted, 2));
+            assertTrue(e.getMessage().contains("sendsOneValueEachSuperstep() needs Sends.OUT_NEIGHBOURS_ONCE or ALL_NEIGHBOURS_ONCE"), e.getMessage());
+        }
+    }
+
+    /** Vertices whose id is a multiple of 3 send {@code value(id)} once; a vertex keeps what it got (-1 for nothing). */
+    static final class OneValue implements VertexProgram {
+        private final java.util.function.IntToLongFunction value;
+
+        OneValue(java.util.function.IntToLongFunction value) {
+            this.value = value;
+        }
+
+        @Override
+        public RecordLayout valueLayout() {
+            return RecordLayout.LONG;
+        }
+
+        @Override
+        public RecordLayout messageLayout() {
+            return RecordLayout.LONG;
+        }
+
+        @Override
+        public Combiner combiner() {
+            return io.carafe.pregel.LongCombiner.MIN;
+        }
+
+        @Override
+        public Sends sends() {
+            return Sends.OUT_NEIGHBOURS_ONCE;
+        }
+
+        @Override
+        public boolean sendsOneValueEachSuperstep() {
+            return true;
+        }
+
+        @Override
+        public void compute(Context ctx) {
+            if (ctx.superstep() == 0) {
+                ctx.value().setLong(0, -1);
+                if (ctx.vertex() % 3 == 0) {
+                    ctx.sendToOutNeighbours(value.applyAsLong(ctx.vertex()));
+                }
+            } else if (ctx.hasMessages()) {
+                ctx.value().setLong(0, ctx.message().getLong(0));
+            }
+            ctx.voteToHalt();
+        }
+    }
+
     @Test
     void shouldGatherLongs() {
         try (GraphFile g = load("wiki-long", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
