@@ -158,6 +158,8 @@ final class PartitionWorker implements Callable<Void> {
         private long[] edgeStart;
         private int[] senders;
         private final Batch edgeReads = new Batch();
+        /** Which blocks of MERGE_GAP_EDGES edges are in the local mapping already: the graph does not change during a job, so each is read once. */
+        private long[] edgeBlocksRead;
         private final long[] globalValues;
         private long superstep;
         private int vertex;
@@ -298,6 +300,7 @@ final class PartitionWorker implements Callable<Void> {
                     edgeStart[u + 1] = edgeStart[u] + gather.outDegree(u);
                 }
                 senders = new int[size];
+                edgeBlocksRead = new long[(int) ((edgeStart[size] / MERGE_GAP_EDGES + 64) >>> 6)];
                 long[] sparse = new long[partitions]; // so they never grow
                 java.util.Arrays.fill(sparse, gather.mostSparseMessages());
                 mailboxes = new Mailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), combiner, arena);
@@ -445,7 +448,8 @@ final class PartitionWorker implements Callable<Void> {
          * A sparse superstep of a hybrid job: what each sender recorded in the broadcast goes
          * along its out-edges (and in-edges, sending to all neighbours) through the mailboxes
          * instead. Only the senders' edge lists are read, all in flight at once, lists at
-         * most {@link #MERGE_GAP_EDGES} apart as one read.
+         * most {@link #MERGE_GAP_EDGES} apart as one read, and none that an earlier sparse
+         * superstep of the job read.
          */
         private void pushSent() {
             int count = 0;
@@ -489,12 +493,31 @@ final class PartitionWorker implements Callable<Void> {
             }
         }
 
-        /** Adds the reads of the partition's edges {@code [start, end)} (and their weights when sends add them) to the batch. */
+        /**
+         * Adds to the batch the reads of the blocks holding the partition's edges
+         * {@code [start, end)} (and their weights when sends add them) that are not yet in the
+         * local mapping: consecutive unread blocks as one read.
+         */
         private void readEdges(long start, long end) {
-            if (end > start) {
-                part.readTargets(edgeReads, start, end - start);
-                if (plusWeight) {
-                    part.readWeights(edgeReads, start, end - start);
+            if (end <= start) {
+                return;
+            }
+            long unreadFrom = -1;
+            for (long b = start / MERGE_GAP_EDGES, last = (end - 1) / MERGE_GAP_EDGES; b <= last + 1; b++) {
+                boolean unread = b <= last && (edgeBlocksRead[(int) (b >>> 6)] & 1L << b) == 0;
+                if (unread) {
+                    edgeBlocksRead[(int) (b >>> 6)] |= 1L << b;
+                    if (unreadFrom < 0) {
+                        unreadFrom = b;
+                    }
+                } else if (unreadFrom >= 0) {
+                    long first = unreadFrom * MERGE_GAP_EDGES;
+                    long count = Math.min(b * MERGE_GAP_EDGES, edgeStart[size]) - first;
+                    part.readTargets(edgeReads, first, count);
+                    if (plusWeight) {
+                        part.readWeights(edgeReads, first, count);
+                    }
+                    unreadFrom = -1;
                 }
             }
         }
