@@ -142,6 +142,11 @@ public final class UserProgram implements VertexProgram {
     }
 
     @Override
+    public boolean sendsOneValueEachSuperstep() {
+        return program.sendsOneValueEachSuperstep();
+    }
+
+    @Override
     public boolean needsInEdges() {
         return program.needsInEdges();
     }
