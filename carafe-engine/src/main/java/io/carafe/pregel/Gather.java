@@ -55,7 +55,10 @@ final class Gather implements AutoCloseable {
     /** Local vertices with at least one in-edge: who has messages when every slot sent. */
     private final long[] hasInEdges;
 
-    /** Every partition's values of the previous superstep, by slot: doubles or longs as the combiner is; shared by the job's workers in this process. */
+    /**
+     * Every partition's values of the previous superstep, by slot (doubles or longs as the
+     * combiner is), and their sent bits: shared by the job's workers in this process.
+     */
     private final double[] gatheredDoubles;
     private final long[] gatheredLongs;
     private final long[] sent;
@@ -118,9 +121,9 @@ final class Gather implements AutoCloseable {
      * sources of its in-edges and the targets of its out-edges. A program whose sends add
      * the edge's weight ({@code plusWeight}) has the in-edges' weights read too; one that
      * sends one value each superstep ({@code oneValue}) is combined from a vertex's first
-     * sending in-neighbour alone. With
-     * {@code sortInLists} each list is sorted by slot ({@link #sortBySlot}). The gathered
-     * values go into {@code arrays}, which the job's other workers in this process may share.
+     * sending in-neighbour alone. With {@code sortInLists} each list is sorted by slot
+     * ({@link #sortBySlot}). The gathered values go into {@code arrays}, which the job's
+     * other workers in this process may share.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
                         boolean plusWeight, boolean oneValue, boolean sortInLists, GatheredArrays arrays) {
@@ -190,7 +193,8 @@ final class Gather implements AutoCloseable {
         if (sortInLists) {
             sortBySlot(start, source, plusWeight ? weight : null);
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null, oneValue, arrays);
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null,
+                oneValue, arrays);
     }
 
     /**
@@ -463,8 +467,9 @@ final class Gather implements AutoCloseable {
     }
 
     /**
-     * The hot loop, when every slot sent: one random load per in-edge. SUM, PageRank's combiner, has a loop of its own with the addition in
-     * line, which the JIT unrolls; MIN and MAX go through the combiner.
+     * The hot loop, when every slot sent: one random load per in-edge. SUM, PageRank's
+     * combiner, has a loop of its own with the addition in line, which the JIT unrolls; MIN
+     * and MAX go through the combiner.
      */
     private void combineAll(long[] combined) {
         int[] start = inStart;

@@ -43,6 +43,8 @@ final class PartitionWorker implements Callable<Void> {
     private final GatheredArrays gatheredArrays; // shared with the job's other workers in this process
     /** Hybrid's sparse supersteps read the senders' edge lists; lists at most this many edges apart are read as one (16 KiB). */
     private static final long MERGE_GAP_EDGES = 4096;
+    /** They read whole blocks of this many edges, and remember which they have read. */
+    private static final long EDGE_BLOCK = 4096;
 
     /**
      * {@code programs} builds the vertex program from the spec in the job's directory;
@@ -158,7 +160,7 @@ final class PartitionWorker implements Callable<Void> {
         private long[] edgeStart;
         private int[] senders;
         private final Batch edgeReads = new Batch();
-        /** Which blocks of MERGE_GAP_EDGES edges are in the local mapping already: the graph does not change during a job, so each is read once. */
+        /** Which blocks of EDGE_BLOCK edges are in the local mapping already: the graph does not change during a job, so each is read once. */
         private long[] edgeBlocksRead;
         private final long[] globalValues;
         private long superstep;
@@ -300,7 +302,7 @@ final class PartitionWorker implements Callable<Void> {
                     edgeStart[u + 1] = edgeStart[u] + gather.outDegree(u);
                 }
                 senders = new int[size];
-                edgeBlocksRead = new long[(int) ((edgeStart[size] / MERGE_GAP_EDGES + 64) >>> 6)];
+                edgeBlocksRead = new long[(int) ((edgeStart[size] / EDGE_BLOCK + 64) >>> 6)];
                 long[] sparse = new long[partitions]; // so they never grow
                 java.util.Arrays.fill(sparse, gather.mostSparseMessages());
                 mailboxes = new Mailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), combiner, arena);
@@ -503,7 +505,7 @@ final class PartitionWorker implements Callable<Void> {
                 return;
             }
             long unreadFrom = -1;
-            for (long b = start / MERGE_GAP_EDGES, last = (end - 1) / MERGE_GAP_EDGES; b <= last + 1; b++) {
+            for (long b = start / EDGE_BLOCK, last = (end - 1) / EDGE_BLOCK; b <= last + 1; b++) {
                 boolean unread = b <= last && (edgeBlocksRead[(int) (b >>> 6)] & 1L << b) == 0;
                 if (unread) {
                     edgeBlocksRead[(int) (b >>> 6)] |= 1L << b;
@@ -511,8 +513,8 @@ final class PartitionWorker implements Callable<Void> {
                         unreadFrom = b;
                     }
                 } else if (unreadFrom >= 0) {
-                    long first = unreadFrom * MERGE_GAP_EDGES;
-                    long count = Math.min(b * MERGE_GAP_EDGES, edgeStart[size]) - first;
+                    long first = unreadFrom * EDGE_BLOCK;
+                    long count = Math.min(b * EDGE_BLOCK, edgeStart[size]) - first;
                     part.readTargets(edgeReads, first, count);
                     if (plusWeight) {
                         part.readWeights(edgeReads, first, count);

@@ -389,7 +389,8 @@ public final class PregelJob {
                     + " this program's messages are " + messages + " with " + (combiner == null ? "no combiner" : combiner.getClass().getSimpleName())
                     + "; give it one double and a DoubleCombiner, or send with sendTo");
         }
-        if (program.sendsOneValueEachSuperstep() && !(program.sends().broadcasts() && program.sends() != VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT)) {
+        VertexProgram.Sends sends = program.sends();
+        if (program.sendsOneValueEachSuperstep() && (!sends.broadcasts() || sends == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT)) {
             throw new IllegalArgumentException("sendsOneValueEachSuperstep() needs Sends.OUT_NEIGHBOURS_ONCE or ALL_NEIGHBOURS_ONCE (a receiver"
                     + " gets the one value sent); this program declares Sends." + program.sends());
         }

@@ -406,8 +406,14 @@ class PregelTest extends GraphTestBase {
         assertEquals(messaging != Messaging.PUSH, seen[1], "some superstep gathered");
     }
 
-    /** Every vertex with out-edges sends its id as a long; each keeps the largest that reached it, as gathered longs. */
-    static final class LargestInNeighbourLong implements VertexProgram {
+    /** A test program of long values that may gather: it sends one long along its out-edges, combined by {@code combiner}. */
+    abstract static class LongBroadcasting implements VertexProgram {
+        private final io.carafe.pregel.LongCombiner combiner;
+
+        LongBroadcasting(io.carafe.pregel.LongCombiner combiner) {
+            this.combiner = combiner;
+        }
+
         @Override
         public RecordLayout valueLayout() {
             return RecordLayout.LONG;
@@ -420,12 +426,19 @@ class PregelTest extends GraphTestBase {
 
         @Override
         public Combiner combiner() {
-            return io.carafe.pregel.LongCombiner.MAX;
+            return combiner;
         }
 
         @Override
         public Sends sends() {
             return Sends.OUT_NEIGHBOURS_ONCE;
+        }
+    }
+
+    /** Every vertex with out-edges sends its id as a long; each keeps the largest that reached it, as gathered longs. */
+    static final class LargestInNeighbourLong extends LongBroadcasting {
+        LargestInNeighbourLong() {
+            super(io.carafe.pregel.LongCombiner.MAX);
         }
 
         @Override
@@ -489,31 +502,12 @@ class PregelTest extends GraphTestBase {
     }
 
     /** Vertices whose id is a multiple of 3 send {@code value(id)} once; a vertex keeps what it got (-1 for nothing). */
-    static final class OneValue implements VertexProgram {
+    static final class OneValue extends LongBroadcasting {
         private final java.util.function.IntToLongFunction value;
 
         OneValue(java.util.function.IntToLongFunction value) {
+            super(io.carafe.pregel.LongCombiner.MIN);
             this.value = value;
-        }
-
-        @Override
-        public RecordLayout valueLayout() {
-            return RecordLayout.LONG;
-        }
-
-        @Override
-        public RecordLayout messageLayout() {
-            return RecordLayout.LONG;
-        }
-
-        @Override
-        public Combiner combiner() {
-            return io.carafe.pregel.LongCombiner.MIN;
-        }
-
-        @Override
-        public Sends sends() {
-            return Sends.OUT_NEIGHBOURS_ONCE;
         }
 
         @Override
