@@ -1,4 +1,5 @@
-# Shared by bin/* and .ci/run: find a JDK >= 25, find Maven, build when needed.
+# Shared by bin/* and .ci/run: find a JDK >= 25, find Maven, build when needed, start the
+# carafe command from its class cache.
 # Source it; it defines functions and sets nothing else.
 
 CARAFE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -82,21 +83,66 @@ ensure_built() {
     return 0
 }
 
+# The JVM options of module $1's command line (its jar at $2), in the array jvm_options.
+# Off-heap memory (RStore chunks and mappings) counts against MaxDirectMemorySize.
+# Native access: RStore maps chunk memory with huge pages through java.lang.foreign.
+# sun.nio.ch: DiSNI (the rdma transport) reaches into it on Java 17 and later.
+# java.library.path: our libdisni (built where the verbs headers are), then the JVM's usual places;
+# a -Djava.library.path in CARAFE_JAVA_OPTS comes later and wins (DiSNI's own libdisni, docs/rdma.md).
+module_jvm_options() {
+    local module=$1 jar=$2
+    jvm_options=(-XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED -Drstore.home="$CARAFE_ROOT"
+        --add-exports java.base/sun.nio.ch=ALL-UNNAMED
+        -Djava.library.path="$CARAFE_ROOT/rstore-client/target/native:/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib"
+        -cp "$jar:$CARAFE_ROOT/$module/target/lib/*")
+}
+
+# Prints the path of the carafe command's AOT cache (JDK 25: classes loaded and linked, and
+# method profiles, kept from a training run) when it matches the build, making it first if it
+# does not: a run of the quick start's job, once per build. Commands then start and warm up
+# sooner (docs/benchmarks.md). Prints nothing, and the command runs as without it, when
+# CARAFE_AOT=off, in a checkout built elsewhere, or if the training run failed (its log says why).
+carafe_aot_cache() {
+    local jar=$1 target="$CARAFE_ROOT/carafe-cli/target" jdk
+    # one cache per JDK build (a cache only serves the JVM that made it)
+    jdk=$(cksum < "$JAVA_HOME/release" 2>/dev/null | cut -d ' ' -f 1)
+    local aot="$target/carafe-cli-${jdk:-jdk}.aot" failed="$target/carafe-cli-${jdk:-jdk}.aot.failed"
+    [ "${CARAFE_AOT:-on}" != off ] || return 0
+    if [ -f "$aot" ] && [ -z "$(find "$jar" "$target/lib" -newer "$aot" -print -quit)" ]; then
+        echo "$aot"
+        return 0
+    fi
+    [ "${CARAFE_SKIP_BUILD:-}" != 1 ] && [ -w "$target" ] || return 0
+    [ -f "$failed" ] && [ -z "$(find "$jar" -newer "$failed" -print -quit)" ] && return 0
+    echo "preparing a class cache for faster starts (once per build; CARAFE_AOT=off skips it)..." >&2
+    local tmp="$aot.$$" jvm_options
+    module_jvm_options carafe-cli "$jar"
+    # one JVM at a time writes its own file; the rename makes it appear whole
+    if "$JAVA_HOME/bin/java" "${jvm_options[@]}" -XX:AOTCacheOutput="$tmp" io.carafe.cli.CarafeCli pagerank --graph demo-rmat16 \
+            < /dev/null > "$aot.log" 2>&1 && [ -f "$tmp" ]; then
+        mv -f "$tmp" "$aot"
+        rm -f "$failed"
+        echo "$aot"
+    else
+        rm -f "$tmp" "$tmp.config"
+        touch "$failed"
+        echo "note: no class cache; the training run failed (see $aot.log)" >&2
+    fi
+}
+
 # Runs main class $2 of module $1 with the remaining arguments.
 run_module() {
     local module=$1 main=$2
     shift 2
     find_jdk || exit 1
     ensure_built "$module" || exit 1
-    local jar
+    local jar aot="" jvm_options aot_options=()
     jar=$(ls "$CARAFE_ROOT/$module/target/$module"-*.jar | grep -v -e sources -e javadoc | head -n 1)
-    # Off-heap memory (RStore chunks and mappings) counts against MaxDirectMemorySize.
-    # Native access: RStore maps chunk memory with huge pages through java.lang.foreign.
-    # sun.nio.ch: DiSNI (the rdma transport) reaches into it on Java 17 and later.
-    # java.library.path: our libdisni (built where the verbs headers are), then the JVM's usual places;
-    # a -Djava.library.path in CARAFE_JAVA_OPTS comes later and wins (DiSNI's own libdisni, docs/rdma.md).
-    exec "$JAVA_HOME/bin/java" -XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED -Drstore.home="$CARAFE_ROOT" \
-        --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
-        -Djava.library.path="$CARAFE_ROOT/rstore-client/target/native:/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib" ${CARAFE_JAVA_OPTS:-} \
-        -cp "$jar:$CARAFE_ROOT/$module/target/lib/*" "$main" "$@"
+    module_jvm_options "$module" "$jar"
+    if [ "$module" = carafe-cli ]; then
+        aot=$(carafe_aot_cache "$jar")
+    fi
+    # a cache the JVM finds stale (another JDK, say) is ignored, silently with these logs off
+    [ -z "$aot" ] || aot_options=(-XX:AOTCache="$aot" -Xlog:aot=off,cds=off)
+    exec "$JAVA_HOME/bin/java" "${jvm_options[@]}" ${aot_options[@]+"${aot_options[@]}"} ${CARAFE_JAVA_OPTS:-} "$main" "$@"
 }
