@@ -15,6 +15,13 @@ final class ProcessWorkers implements Workers {
     private final long timeoutSeconds;
     private final java.util.function.IntFunction<List<String>> launcher;
     private final List<Process> processes = new ArrayList<>();
+    /**
+     * bin/carafe's class cache (JDK 25's AOT cache) and its log settings, when this JVM
+     * started from one: a worker starts from it too (its classpath is this one), or, where
+     * the cache cannot serve (another host's JDK), quietly without.
+     */
+    private static final List<String> CLASS_CACHE_OPTIONS = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+            .stream().filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:aot") || a.startsWith("-Xlog:cds")).toList();
 
     /** {@code launcher}: the words put before worker i's command line (--worker-launcher), none to start it here. */
     ProcessWorkers(long timeoutSeconds, java.util.function.IntFunction<List<String>> launcher) {
@@ -38,8 +45,9 @@ final class ProcessWorkers implements Workers {
         List<String> command = new ArrayList<>(launcher.apply(index));
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-Djava.library.path=" + System.getProperty("java.library.path"),
-                "-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
+                "-Djava.library.path=" + System.getProperty("java.library.path")));
+        command.addAll(CLASS_CACHE_OPTIONS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
                 "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
                 "--superstep-timeout", Long.toString(timeoutSeconds)));
         try {
