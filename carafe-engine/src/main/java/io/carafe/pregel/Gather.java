@@ -140,7 +140,7 @@ final class Gather implements AutoCloseable {
                 slotOf[v] += in[v];
             }
         }
-        int[] degree = Arrays.copyOfRange(slotOf, from, from + size);
+        int[] degree = bothWays ? Arrays.copyOfRange(slotOf, from, from + size) : outDegree; // heard along out-edges alone: the same
         long[] slots = new long[partitions];
         int[] base = new int[partitions + 1];
         for (int j = 0; j < partitions; j++) {
