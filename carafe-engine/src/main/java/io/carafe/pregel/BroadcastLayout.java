@@ -12,11 +12,13 @@ import java.lang.foreign.ValueLayout;
  *
  * <pre>
  *  segment:   | even container                | odd container                 |
- *  container: | slots (long) | senders (long) | 48 pad | values | sent bits |
+ *  container: | slots (long) | senders (long) | first (long) | 40 pad | values | sent bits |
  *  values:    8 bytes per slot, a double or a long; a slot whose sent bit is clear holds whatever it held before
  *  sent bits: one per slot, (slots + 63) / 64 longs; read only when 0 < senders < slots (all set when senders = slots)
  *  senders:   0 when the partition sent nothing, or pushed this superstep's messages
  *             instead (hybrid): then receivers read the header alone
+ *  first:     the value its first sender sent, when the program sends one value each
+ *             superstep (receivers check that every partition sent the same one); else 0
  * </pre>
  * Slots are the partition's vertices with out-edges, heaviest first (see {@link Gather}).
  */
@@ -24,6 +26,7 @@ public final class BroadcastLayout {
     public static final long HEADER = 64;
     private static final long SLOTS = 0;
     private static final long SENDERS = 8;
+    private static final long FIRST = 16;
 
     private BroadcastLayout() {
     }
@@ -63,9 +66,14 @@ public final class BroadcastLayout {
         return container.get(ValueLayout.JAVA_LONG_UNALIGNED, SENDERS);
     }
 
-    public static void setHeader(MemorySegment container, long slots, long senders) {
+    public static long first(MemorySegment container) {
+        return container.get(ValueLayout.JAVA_LONG_UNALIGNED, FIRST);
+    }
+
+    public static void setHeader(MemorySegment container, long slots, long senders, long first) {
         container.set(ValueLayout.JAVA_LONG_UNALIGNED, SLOTS, slots);
         container.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDERS, senders);
+        container.set(ValueLayout.JAVA_LONG_UNALIGNED, FIRST, first);
     }
 
     /** Sets a slot's value: a double's raw bits or a long. */

@@ -368,12 +368,12 @@ final class Gather implements AutoCloseable {
         MemorySegment out = outContainer[parity];
         long n = slots[index];
         if (dense) {
-            BroadcastLayout.setHeader(out, n, sending);
+            BroadcastLayout.setHeader(out, n, sending, oneValue && sending > 0 ? firstSent : 0);
             batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.containerBytes(n));
             dirty[parity] = true;
         } else {
             clearSentBits(out);
-            BroadcastLayout.setHeader(out, n, 0);
+            BroadcastLayout.setHeader(out, n, 0, 0);
             batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.HEADER);
         }
         batch.join();
@@ -415,6 +415,8 @@ final class Gather implements AutoCloseable {
         batch.join();
         boolean anySent = false;
         boolean everySlotSent = true;
+        long agreed = 0; // with oneValue: the first publishing partition's value, which every other must have sent too
+        int agreedBy = -1;
         for (int j = 0; j < partitions; j++) {
             MemorySegment c = inContainer[parity][j];
             long n = slots[j];
@@ -424,6 +426,14 @@ final class Gather implements AutoCloseable {
                         + count + " senders, expected " + n + " slots");
             }
             published[j] = count > 0;
+            if (oneValue && count > 0 && anySent && BroadcastLayout.first(c) != agreed) {
+                throw new IllegalStateException("the program declares sendsOneValueEachSuperstep(), but in superstep " + (superstep - 1)
+                        + " partition " + agreedBy + " sent " + agreed + " (raw bits) and partition " + j + " sent " + BroadcastLayout.first(c));
+            }
+            if (count > 0 && !anySent) {
+                agreed = BroadcastLayout.first(c);
+                agreedBy = j;
+            }
             anySent |= count > 0;
             everySlotSent &= count == n;
             if (count > 0) {

@@ -111,9 +111,10 @@ public interface VertexProgram {
      * level), so a receiver needs only to know whether any in-neighbour sent. A superstep
      * that gathers then stops at a vertex's first in-neighbour that sent, as a bottom-up
      * BFS does (Beamer et al.). Only for {@link Sends#OUT_NEIGHBOURS_ONCE} and
-     * {@link Sends#ALL_NEIGHBOURS_ONCE}. A gathering or hybrid job whose worker sees its
-     * vertices send different values in one superstep fails, saying so (pushed messages are
-     * combined in full, so pushing needs no such check).
+     * {@link Sends#ALL_NEIGHBOURS_ONCE}. A gathering or hybrid job whose vertices send
+     * different values in one superstep fails, saying so: a worker checks its own vertices,
+     * and the receivers check that the partitions they gather from sent the same value
+     * (pushed messages are combined in full, so pushing needs no such check).
      */
     default boolean sendsOneValueEachSuperstep() {
         return false;

@@ -459,8 +459,9 @@ class PregelTest extends GraphTestBase {
      * A program that sends one value each superstep: a receiver stops at its first sending
      * in-neighbour when gathering. Every third vertex sends 5, the others nothing; a vertex
      * gets 5 if any in-neighbour is a multiple of 3 (counted from the edges), however the
-     * messages travel. A program that says so and then sends its id fails the job, and one
-     * that adds edge weights may not say so.
+     * messages travel. A program that says so and then sends its id fails the job, as does
+     * one whose workers each send one value but not the same; one that adds edge weights may
+     * not say so.
      */
     @Test
     void shouldStopAtTheFirstSenderOnlyWhenEverySenderSendsOneValue() {
@@ -479,6 +480,16 @@ class PregelTest extends GraphTestBase {
             for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID}) {
                 PregelException e = assertThrows(PregelException.class, () -> run("wiki-one", new OneValue(v -> (long) v), 2, messaging));
                 assertTrue(e.getMessage().contains("declares sendsOneValueEachSuperstep(), but in superstep 0 one vertex sent"), e.getMessage());
+            }
+            // one value within each worker, but not the same one: the receivers see it across the partitions' broadcasts
+            int split;
+            try (PregelJob.Result r = run("wiki-one", new OneValue(v -> 5L), 2, Messaging.GATHER)) {
+                split = r.partitioning().starts()[1];
+            }
+            for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID}) {
+                PregelException e = assertThrows(PregelException.class, () -> run("wiki-one", new OneValue(v -> v < split ? 5L : 7L), 2, messaging));
+                assertTrue(e.getMessage().contains("declares sendsOneValueEachSuperstep(), but in superstep 0 partition 0 sent 5 (raw bits) and partition 1 sent 7"),
+                        e.getMessage());
             }
             VertexProgram weighted = new Broadcasting(DoubleCombiner.MIN) {
                 @Override
