@@ -51,7 +51,7 @@ final class RunCommand extends ProgramCommand {
             throw new IllegalArgumentException("--program takes JAR:CLASS, e.g. my.jar:com.example.MaxLabel; was " + program);
         }
         UserProgram loaded = UserProgram.load(Path.of(program.substring(0, colon)), program.substring(colon + 1), params);
-        System.err.println("program " + loaded.program().getClass().getName() + ": values " + loaded.valueLayout() + ", messages "
+        System.err.println("program " + loaded.delegate().getClass().getName() + ": values " + loaded.valueLayout() + ", messages "
                 + loaded.messageLayout());
         return loaded;
     }

@@ -884,10 +884,18 @@ final class PartitionWorker implements Callable<Void> {
         }
     }
 
-    /** Whether the program says which vertices accept messages (else every vertex does, and nobody asks). */
-    private static boolean declaresAcceptance(VertexProgram program) {
+    /**
+     * Whether the program says which vertices accept messages (else every vertex does, and
+     * nobody asks); a {@link ForwardingVertexProgram} that only passes the question on
+     * declares what its delegate does.
+     */
+    static boolean declaresAcceptance(VertexProgram program) {
         try {
-            return program.getClass().getMethod("acceptsMessages", RecordView.class).getDeclaringClass() != VertexProgram.class;
+            Class<?> declaring = program.getClass().getMethod("acceptsMessages", RecordView.class).getDeclaringClass();
+            if (declaring == ForwardingVertexProgram.class) {
+                return declaresAcceptance(((ForwardingVertexProgram) program).delegate());
+            }
+            return declaring != VertexProgram.class;
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }

@@ -1,9 +1,6 @@
 package io.carafe.algorithms.pregel;
 
-import io.carafe.pregel.Aggregator;
-import io.carafe.pregel.Combiner;
-import io.carafe.pregel.RecordView;
-import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.ForwardingVertexProgram;
 import io.carafe.pregel.VertexProgram;
 
 import java.io.IOException;
@@ -16,7 +13,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -26,12 +22,11 @@ import java.util.TreeMap;
  * none. Its spec names the jar, the class and the parameters, so workers in other
  * processes load the same program.
  */
-public final class UserProgram implements VertexProgram {
-    private final VertexProgram program;
+public final class UserProgram extends ForwardingVertexProgram {
     private final String spec;
 
     private UserProgram(VertexProgram program, String spec) {
-        this.program = program;
+        super(program);
         this.spec = spec;
     }
 
@@ -106,73 +101,8 @@ public final class UserProgram implements VertexProgram {
         return URLDecoder.decode(s, StandardCharsets.UTF_8);
     }
 
-    /** The loaded program itself. */
-    public VertexProgram program() {
-        return program;
-    }
-
-    @Override
-    public void compute(Context ctx) {
-        program.compute(ctx);
-    }
-
-    @Override
-    public RecordLayout valueLayout() {
-        return program.valueLayout();
-    }
-
-    @Override
-    public RecordLayout messageLayout() {
-        return program.messageLayout();
-    }
-
-    @Override
-    public Combiner combiner() {
-        return program.combiner();
-    }
-
-    @Override
-    public Sends sends() {
-        return program.sends();
-    }
-
-    @Override
-    public boolean acceptsMessages(RecordView value) {
-        return program.acceptsMessages(value);
-    }
-
-    @Override
-    public boolean sendsOneValueEachSuperstep() {
-        return program.sendsOneValueEachSuperstep();
-    }
-
-    @Override
-    public boolean needsInEdges() {
-        return program.needsInEdges();
-    }
-
-    @Override
-    public List<Aggregator> aggregators() {
-        return program.aggregators();
-    }
-
-    @Override
-    public int globals() {
-        return program.globals();
-    }
-
     @Override
     public String spec() {
         return spec;
-    }
-
-    @Override
-    public boolean masterCompute(MasterContext master) {
-        return program.masterCompute(master);
-    }
-
-    @Override
-    public void formatValue(RecordView value, StringBuilder out) {
-        program.formatValue(value, out);
     }
 }

@@ -3,13 +3,10 @@ package io.carafe.algorithms.pregel;
 import io.carafe.algorithms.GraphTestBase;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.ImportOptions;
-import io.carafe.pregel.Aggregator;
-import io.carafe.pregel.Combiner;
+import io.carafe.pregel.ForwardingVertexProgram;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
-import io.carafe.pregel.RecordLayout;
-import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,63 +36,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CheckpointTest extends GraphTestBase {
 
     /** {@code program}, whose compute throws at {@code superstep} on {@code vertex}, as many times as {@code failures} says. */
-    record Failing(VertexProgram program, long superstep, int vertex, AtomicInteger failures) implements VertexProgram {
+    static final class Failing extends ForwardingVertexProgram {
+        private final long superstep;
+        private final int vertex;
+        private final AtomicInteger failures;
+
+        Failing(VertexProgram program, long superstep, int vertex, AtomicInteger failures) {
+            super(program);
+            this.superstep = superstep;
+            this.vertex = vertex;
+            this.failures = failures;
+        }
+
         @Override
         public void compute(Context ctx) {
             if (ctx.superstep() == superstep && ctx.vertex() == vertex && failures.getAndDecrement() > 0) {
                 throw new IllegalStateException("vertex " + vertex + " fails in superstep " + superstep);
             }
-            program.compute(ctx);
-        }
-
-        @Override
-        public RecordLayout valueLayout() {
-            return program.valueLayout();
-        }
-
-        @Override
-        public RecordLayout messageLayout() {
-            return program.messageLayout();
-        }
-
-        @Override
-        public Combiner combiner() {
-            return program.combiner();
-        }
-
-        @Override
-        public Sends sends() {
-            return program.sends();
-        }
-
-        @Override
-        public boolean acceptsMessages(RecordView value) {
-            return program.acceptsMessages(value);
-        }
-
-        @Override
-        public boolean needsInEdges() {
-            return program.needsInEdges();
-        }
-
-        @Override
-        public List<Aggregator> aggregators() {
-            return program.aggregators();
-        }
-
-        @Override
-        public int globals() {
-            return program.globals();
-        }
-
-        @Override
-        public boolean masterCompute(MasterContext master) {
-            return program.masterCompute(master);
-        }
-
-        @Override
-        public void formatValue(RecordView value, StringBuilder out) {
-            program.formatValue(value, out);
+            super.compute(ctx);
         }
     }
 

@@ -1,0 +1,91 @@
+package io.carafe.pregel;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A vertex program that passes every call on to another: the base of a wrapper that
+ * changes one thing (a program loaded from a user's jar, a test's program that fails on
+ * cue) and must keep every declaration the wrapped program makes. A wrapper that
+ * implemented VertexProgram itself would silently fall back to a default for any
+ * declaration it forgot to forward (a lost {@code sendsOneValueEachSuperstep()} is a
+ * slower job; a lost {@code combiner()} a different one). The engine looks through it
+ * when it asks whether a program declares {@link #acceptsMessages}.
+ */
+public abstract class ForwardingVertexProgram implements VertexProgram {
+    private final VertexProgram delegate;
+
+    protected ForwardingVertexProgram(VertexProgram delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+    }
+
+    /** The wrapped program. */
+    public VertexProgram delegate() {
+        return delegate;
+    }
+
+    @Override
+    public void compute(Context ctx) {
+        delegate.compute(ctx);
+    }
+
+    @Override
+    public RecordLayout valueLayout() {
+        return delegate.valueLayout();
+    }
+
+    @Override
+    public RecordLayout messageLayout() {
+        return delegate.messageLayout();
+    }
+
+    @Override
+    public Combiner combiner() {
+        return delegate.combiner();
+    }
+
+    @Override
+    public Sends sends() {
+        return delegate.sends();
+    }
+
+    @Override
+    public boolean acceptsMessages(RecordView value) {
+        return delegate.acceptsMessages(value);
+    }
+
+    @Override
+    public boolean sendsOneValueEachSuperstep() {
+        return delegate.sendsOneValueEachSuperstep();
+    }
+
+    @Override
+    public boolean needsInEdges() {
+        return delegate.needsInEdges();
+    }
+
+    @Override
+    public List<Aggregator> aggregators() {
+        return delegate.aggregators();
+    }
+
+    @Override
+    public int globals() {
+        return delegate.globals();
+    }
+
+    @Override
+    public String spec() {
+        return delegate.spec();
+    }
+
+    @Override
+    public boolean masterCompute(MasterContext master) {
+        return delegate.masterCompute(master);
+    }
+
+    @Override
+    public void formatValue(RecordView value, StringBuilder out) {
+        delegate.formatValue(value, out);
+    }
+}
