@@ -113,9 +113,16 @@ public final class GraphPartition implements AutoCloseable {
         return weights == null ? 1 : EdgeLayout.weight(weights.segment(), e);
     }
 
-    /** A sequential iterator over the partition's vertices and edges (reads from RStore as it goes). */
+    /**
+     * A sequential iterator over the partition's vertices and edges: it reads from RStore as
+     * it goes, each window once (a job's graph does not change), however often it restarts.
+     */
     public SequentialEdgeIterator scan() {
-        return new SequentialEdgeIterator(records, from, targets, weights, firstEdge, from, to, header.vertexCount());
+        return scan(SequentialEdgeIterator.WINDOW_BYTES);
+    }
+
+    SequentialEdgeIterator scan(long windowBytes) {
+        return new SequentialEdgeIterator(records, from, targets, weights, firstEdge, from, to, header.vertexCount(), true, windowBytes);
     }
 
     @Override

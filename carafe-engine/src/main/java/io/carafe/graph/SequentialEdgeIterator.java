@@ -9,7 +9,8 @@ import java.lang.foreign.MemorySegment;
  * Scans a range of vertices and all their edges in large sequential reads (windows of
  * {@link #WINDOW_BYTES}), as a partition worker reads its partition. {@link #nextVertex()}
  * moves to the next vertex (-1 at the end); {@link #nextInt()} and {@link #weight()} walk
- * its edges. Allocates nothing per vertex or edge.
+ * its edges. Allocates nothing per vertex or edge. Over a graph that does not change while
+ * it is scanned (a job's partition) each window is read once, however often the scan restarts.
  */
 public final class SequentialEdgeIterator {
     public static final long WINDOW_BYTES = 4L << 20;
@@ -32,16 +33,28 @@ public final class SequentialEdgeIterator {
     private long edgesReadFrom;
     private long edgesReadUpTo;
     private long current = -1;
+    private final long[] windowsRead; // read once: which windows of edges are in local memory; else null
+    private final long windowEdges;
+    private final int windowRecords;
 
     SequentialEdgeIterator(CarafeGraph graph, int from, int to) {
-        this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), 0, from, to, graph.vertexCount());
+        this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), 0, from, to, graph.vertexCount(), false);
     }
 
     /**
      * Over mappings of part of the arrays: {@code records} starts at vertex
      * {@code recordBase}'s record, {@code targets} and {@code weights} at edge {@code edgeBase}.
+     * {@code readOnce}: the graph does not change while this iterator lives, so what it read
+     * stays valid in the mappings' local memory and a restart reads nothing again.
      */
-    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, long edgeBase, int from, int to, long vertexCount) {
+    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, long edgeBase, int from, int to, long vertexCount,
+                           boolean readOnce) {
+        this(records, recordBase, targets, weights, edgeBase, from, to, vertexCount, readOnce, WINDOW_BYTES);
+    }
+
+    /** With windows of {@code windowBytes} rather than {@link #WINDOW_BYTES}: tests see many windows on a small graph. */
+    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, long edgeBase, int from, int to, long vertexCount,
+                           boolean readOnce, long windowBytes) {
         if (from < 0 || to > vertexCount || from > to) {
             throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + vertexCount);
         }
@@ -57,6 +70,9 @@ public final class SequentialEdgeIterator {
         this.to = to;
         this.vertex = from - 1;
         this.recordsReadUpTo = from;
+        this.windowEdges = windowBytes / EdgeLayout.TARGET_BYTES;
+        this.windowRecords = (int) (windowBytes / VertexLayout.BYTES);
+        this.windowsRead = readOnce ? new long[(int) ((targets.length() / EdgeLayout.TARGET_BYTES / windowEdges + 64) >>> 6)] : null;
     }
 
     /** Moves to the next vertex of the range and returns its id, or -1 after the last. */
@@ -66,7 +82,7 @@ public final class SequentialEdgeIterator {
             return -1;
         }
         if (vertex >= recordsReadUpTo) {
-            int n = (int) Math.min(to - vertex, WINDOW_BYTES / VertexLayout.BYTES);
+            int n = Math.min(to - vertex, windowRecords);
             records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
             recordsReadUpTo = vertex + n;
         }
@@ -112,29 +128,33 @@ public final class SequentialEdgeIterator {
         current = -1;
     }
 
-    /** Starts the range again (the next {@link #nextVertex()} returns its first vertex); reads again from RStore. */
+    /** Starts the range again (the next {@link #nextVertex()} returns its first vertex); reads again from RStore unless it reads once. */
     public void restart() {
         vertex = from - 1;
-        recordsReadUpTo = from;
+        if (windowsRead == null) {
+            recordsReadUpTo = from; // records are read from the first on, so what stays read is [from, recordsReadUpTo)
+        }
         edgesReadFrom = 0;
         edgesReadUpTo = 0;
         current = -1;
     }
 
-    private static long windowEdges() {
-        return WINDOW_BYTES / EdgeLayout.TARGET_BYTES;
-    }
-
-    /** Reads the next window of edges, from the current edge on (edges of a range are contiguous). */
+    /** Makes the window of edges holding the current edge the current window, reading it unless it was read once already. */
     private void fill() {
-        long local = edge - edgeBase;
-        long n = Math.min(windowEdges(), targets.length() / EdgeLayout.TARGET_BYTES - local);
-        batch.read(targets, local * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
-        if (weights != null) {
-            batch.read(weights, local * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
+        long window = (edge - edgeBase) / windowEdges;
+        long local = window * windowEdges;
+        long n = Math.min(windowEdges, targets.length() / EdgeLayout.TARGET_BYTES - local);
+        if (windowsRead == null || (windowsRead[(int) (window >>> 6)] & 1L << window) == 0) {
+            batch.read(targets, local * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
+            if (weights != null) {
+                batch.read(weights, local * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
+            }
+            batch.join();
+            if (windowsRead != null) {
+                windowsRead[(int) (window >>> 6)] |= 1L << window;
+            }
         }
-        batch.join();
-        edgesReadFrom = edge;
-        edgesReadUpTo = edge + n;
+        edgesReadFrom = edgeBase + local;
+        edgesReadUpTo = edgesReadFrom + n;
     }
 }
