@@ -55,6 +55,11 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
+    public boolean readsOtherValues() {
+        return delegate().readsOtherValues();
+    }
+
+    @Override
     public boolean sendsOneValueEachSuperstep() {
         return delegate.sendsOneValueEachSuperstep();
     }

@@ -10,11 +10,16 @@ package io.carafe.pregel;
  * only after it has written them itself in the same superstep, and no worker writes them
  * for the next superstep before every worker has finished this one (the barrier), so a
  * reader sees its own bits or the same bits from another worker.
+ *
+ * <p>The same holds for the whole value array that a program reading other vertices'
+ * values has each worker read at the start of a superstep ({@link ValueSnapshots}): one
+ * buffer serves the process's workers.
  */
 final class GatheredArrays {
     private double[] doubles;
     private long[] longs;
     private long[] sent;
+    private java.lang.foreign.MemorySegment values;
 
     synchronized double[] doubles(int length) {
         if (doubles == null || doubles.length != length) {
@@ -28,6 +33,14 @@ final class GatheredArrays {
             longs = new long[length];
         }
         return longs;
+    }
+
+    /** Native memory, as a mapping's local memory must be; freed when nobody holds it. */
+    synchronized java.lang.foreign.MemorySegment values(long bytes) {
+        if (values == null || values.byteSize() != bytes) {
+            values = java.lang.foreign.Arena.ofAuto().allocate(bytes, 8);
+        }
+        return values;
     }
 
     synchronized long[] sentBits(int words) {

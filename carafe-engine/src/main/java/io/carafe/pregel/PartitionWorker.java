@@ -140,6 +140,9 @@ final class PartitionWorker implements Callable<Void> {
 
         private Mapping values;
         private final RecordView value;
+        private ValueSnapshots snapshots;      // when the program reads other vertices' values
+        private final RecordView otherValue;   // a vertex's value in them
+        private final boolean singleLongValues; // values of one long: longValueOf reads them directly
         private Mailboxes mailboxes; // pushing, or hybrid
         // gathering: the combined messages as raw 8-byte values (doubles or longs), a view of them, and who got one
         private long[] gathered;
@@ -198,6 +201,8 @@ final class PartitionWorker implements Callable<Void> {
             this.needsInEdges = program.needsInEdges();
             this.value = new RecordView(program.valueLayout());
             this.probe = new RecordView(program.valueLayout());
+            this.otherValue = new RecordView(program.valueLayout());
+            this.singleLongValues = program.valueLayout().isSingle(RecordLayout.Type.LONG);
             this.outgoing = RecordView.allocate(messageLayout);
             this.halted = new long[(size + 63) >>> 6];
             this.sentLocal = hybrid ? new long[halted.length] : null;
@@ -263,6 +268,9 @@ final class PartitionWorker implements Callable<Void> {
                 if (part != null) {
                     part.close();
                 }
+                if (snapshots != null) {
+                    snapshots.close();
+                }
                 if (values != null) {
                     values.close();
                 }
@@ -323,6 +331,10 @@ final class PartitionWorker implements Callable<Void> {
                     MapFlags.NONE);
             values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
             value.wrap(values.segment(), 0);
+            if (program.readsOtherValues()) {
+                snapshots = new ValueSnapshots(job.raddress(header.valuesAt()), valueBytes, vertexCount, from, size, values.segment(), gatheredArrays);
+                otherValue.wrap(snapshots.all(), 0);
+            }
         }
 
         /**
@@ -355,6 +367,9 @@ final class PartitionWorker implements Callable<Void> {
                 }
                 MemorySegment.copy(savedValues, 0, values.segment(), 0, savedValues.byteSize());
                 values.write();
+                if (snapshots != null) {
+                    snapshots.publish(first - 1); // what superstep first reads: the values it starts from
+                }
                 MemorySegment.copy(savedHalted, 0, MemorySegment.ofArray(halted), 0, savedHalted.byteSize());
                 int expected = 2 + (gathering ? 1 : 0) + (mailboxes != null ? partitions : 0);
                 if (sections.size() != expected) {
@@ -396,6 +411,9 @@ final class PartitionWorker implements Callable<Void> {
                 globalValues[g] = BarrierAreas.global(coordinator, aggregators, g);
             }
             messagesSent = 0;
+            if (snapshots != null) {
+                snapshots.read(superstep);
+            }
             if (gathering) {
                 gather.gather(superstep, gathered, gatheredHas, acceptance);
                 gather.startStep(superstep);
@@ -437,6 +455,9 @@ final class PartitionWorker implements Callable<Void> {
                 mailboxes.write(superstep);
             }
             values.write();
+            if (snapshots != null) {
+                snapshots.publish(superstep);
+            }
             MemorySegment area = barrier.area();
             BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
@@ -593,8 +614,38 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
+        public boolean directed() {
+            return directed;
+        }
+
+        @Override
         public RecordView value() {
             return value;
+        }
+
+        @Override
+        public RecordView valueOf(int vertex) {
+            otherValue.moveTo(snapshotAt(vertex, "valueOf"));
+            return otherValue;
+        }
+
+        @Override
+        public long longValueOf(int vertex) {
+            if (!singleLongValues) {
+                throw new IllegalStateException("longValueOf(vertex) needs values of one long; use valueOf(vertex)");
+            }
+            return snapshots.all().get(ValueLayout.JAVA_LONG_UNALIGNED, snapshotAt(vertex, "longValueOf"));
+        }
+
+        /** Where vertex's record is in the snapshot, once the call is known to be allowed. */
+        private long snapshotAt(int vertex, String what) {
+            if (snapshots == null) {
+                throw new IllegalStateException(what + "(vertex) needs a program that declares readsOtherValues()");
+            }
+            if (vertex < 0 || vertex >= vertexCount) {
+                throw new IllegalArgumentException(what + "(" + vertex + "): no such vertex; internal ids run from 0 to " + (vertexCount - 1));
+            }
+            return vertex * valueBytes;
         }
 
         /** Whether local vertex {@code u} accepts messages, as its value stands (the program declares {@link VertexProgram#acceptsMessages}). */

@@ -340,7 +340,8 @@ public final class PregelJob {
         boolean handedOver = false;
         try {
             RAddress directorySegment = job.bootstrap(JobLayout.bytes(partitions));
-            RAddress valuesSegment = job.alloc(Math.max((long) valueLayout.bytes() * header.vertexCount(), 8), AllocFlags.GROW | AllocFlags.ZERO);
+            RAddress valuesSegment = job.alloc(ValueSnapshots.segmentBytes(valueLayout.bytes(), header.vertexCount(), program.readsOtherValues()),
+                    AllocFlags.GROW | AllocFlags.ZERO);
             RAddress barrierSegment = job.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
                 JobLayout.writeHeader(directory.segment(), new JobLayout.Header(partitions, aggregators.size(), globals, header.vertexCount(),

@@ -120,6 +120,17 @@ public interface VertexProgram {
         return false;
     }
 
+    /**
+     * True if {@code compute} reads other vertices' values ({@link Context#valueOf}): a
+     * parent pointer's parent, as union-find's pointer jumping does. Each worker then writes
+     * its values to RStore after every superstep and reads every partition's back at the
+     * start of the next, the whole value array (vertex count times the value's bytes) a
+     * worker and superstep.
+     */
+    default boolean readsOtherValues() {
+        return false;
+    }
+
     /** True if {@code compute} reads in-edges or sends to all neighbours: each worker reads its vertices' in-edges (stored with a directed graph) at setup. */
     default boolean needsInEdges() {
         return false;
@@ -183,8 +194,22 @@ public interface VertexProgram {
         /** Needs {@link #needsInEdges()}. */
         int inDegree();
 
+        /** Whether the graph is directed; on an undirected one {@link #inEdges()} are the out-edges. */
+        boolean directed();
+
         /** This vertex's value: read and write it in place. */
         RecordView value();
+
+        /**
+         * Vertex {@code vertex}'s value as the previous superstep left it (in superstep 0, as
+         * every value starts: zero), whichever partition holds it; this vertex's own too,
+         * unchanged by what {@link #value()} wrote since. Needs {@link #readsOtherValues()}.
+         * The same read-only flyweight each call.
+         */
+        RecordView valueOf(int vertex);
+
+        /** {@code valueOf(vertex).getLong(0)} for values of one long, faster. */
+        long longValueOf(int vertex);
 
         /** Whether messages arrived for this vertex. */
         boolean hasMessages();

@@ -82,6 +82,11 @@ class ForwardingVertexProgramTest {
         }
 
         @Override
+        public boolean readsOtherValues() {
+            return true;
+        }
+
+        @Override
         public List<Aggregator> aggregators() {
             return aggregators;
         }
@@ -128,6 +133,7 @@ class ForwardingVertexProgramTest {
         assertFalse(w.acceptsMessages(null));
         assertTrue(w.sendsOneValueEachSuperstep());
         assertTrue(w.needsInEdges());
+        assertTrue(w.readsOtherValues());
         assertSame(program.aggregators, w.aggregators());
         assertEquals(3, w.globals());
         assertEquals("declaring", w.spec());

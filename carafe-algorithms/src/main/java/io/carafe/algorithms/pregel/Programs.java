@@ -30,6 +30,7 @@ public final class Programs {
                 case "sssp" -> new ShortestPaths(Integer.parseInt(need(args, "source", spec)));
                 case "bfs" -> new BreadthFirstSearch(Integer.parseInt(need(args, "source", spec)));
                 case "wcc" -> new ConnectedComponents();
+                case "wcc-afforest" -> new AfforestComponents();
                 case "cdlp" -> new LabelPropagation(Integer.parseInt(need(args, "iterations", spec)));
                 case "lcc" -> new Triangles(true);
                 case "triangles" -> new Triangles(false);

@@ -63,6 +63,8 @@ class CheckpointTest extends GraphTestBase {
             case "sssp" -> new ShortestPaths(0);
             case "bfs" -> new BreadthFirstSearch(0);
             case "cdlp" -> new LabelPropagation(12);
+            case "wcc" -> new AfforestComponents();
+            case "sums" -> new NeighbourSums(12); // fails the job if a restarted worker reads other values than it restored
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -79,7 +81,7 @@ class CheckpointTest extends GraphTestBase {
     }
 
     @ParameterizedTest
-    @CsvSource({"pagerank, GATHER, 7", "pagerank, PUSH, 11", "sssp, PUSH, 13", "cdlp, PUSH, 17", "pagerank, HYBRID, 19", "bfs, HYBRID, 23"})
+    @CsvSource({"pagerank, GATHER, 7", "pagerank, PUSH, 11", "sssp, PUSH, 13", "cdlp, PUSH, 17", "pagerank, HYBRID, 19", "bfs, HYBRID, 23", "wcc, PUSH, 29", "sums, PUSH, 31"})
     void shouldGiveTheUndisturbedAnswerAfterAWorkerFailsAtARandomSuperstep(String name, Messaging messaging, long seed) {
         try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             PregelJob.Result undisturbed = run(program(name), messaging, PregelJob.Recovery.NONE);

@@ -94,6 +94,7 @@ class GraphalyticsTest extends GraphTestBase {
             }
             assertArrayEquals(References.labelPropagation(g, 5), longs(name, new LabelPropagation(5), workers, 0), "CDLP labels");
             assertArrayEquals(References.weakComponents(g), longs(name, new ConnectedComponents(), workers, 0), "WCC labels");
+            assertArrayEquals(References.weakComponents(g), longs(name, new AfforestComponents(), workers, 0), "WCC labels by hooking");
             double[] pr = doubles(name, new PageRank(0.85, 10, 0, false), workers, 0);
             assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), pr, 1e-12, "PageRank");
             int source = 1;

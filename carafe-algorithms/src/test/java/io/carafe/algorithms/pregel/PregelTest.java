@@ -94,9 +94,12 @@ class PregelTest extends GraphTestBase {
             String wccName = "ldbc-wcc-" + kind + "-" + workers;
             try (GraphFile g = load(wccName, base.resolve("example-" + kind + ".e"), options.withUndirected(true))) {
                 long[] wcc = longs(run(wccName, new ConnectedComponents(), workers));
+                long[] hooked = longs(run(wccName, new AfforestComponents(), workers));
                 Map<Long, String> want = expected(base.resolve("example-" + kind + "-WCC"));
                 for (int v = 0; v < wcc.length; v++) {
                     assertEquals(Long.parseLong(want.get(VertexLayout.originalId(g.vertices(), v))), wcc[v], "WCC of " + kind + " vertex " + v);
+                    assertEquals(Long.parseLong(want.get(VertexLayout.originalId(g.vertices(), v))), hooked[v],
+                            "WCC (hooking) of " + kind + " vertex " + v);
                 }
             }
         }

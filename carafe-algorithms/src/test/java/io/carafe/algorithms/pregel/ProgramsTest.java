@@ -14,7 +14,8 @@ class ProgramsTest {
     @Test
     void shouldRebuildEveryProgramFromItsSpec() {
         for (VertexProgram p : List.of(new PageRank(0.85, 32, 0, false), new PageRank(0.5, 100, 1e-7, true),
-                new ShortestPaths(42), new BreadthFirstSearch(0), new ConnectedComponents())) {
+                new ShortestPaths(42), new BreadthFirstSearch(0), new ConnectedComponents(),
+                new AfforestComponents())) {
             VertexProgram again = Programs.fromSpec(p.spec());
             assertEquals(p.getClass(), again.getClass());
             assertEquals(p.spec(), again.spec());

@@ -1,0 +1,197 @@
+package io.carafe.algorithms.pregel;
+
+import io.carafe.pregel.Aggregator;
+import io.carafe.pregel.Combiner;
+import io.carafe.pregel.LongCombiner;
+import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.RecordView;
+import io.carafe.pregel.VertexProgram;
+
+import java.util.List;
+
+/**
+ * Weakly connected components by hooking and pointer jumping, on Afforest's schedule
+ * (Sutton, Ben-Nun and Barak, IPDPS 2018), so that most edges are never read: label
+ * propagation ({@link ConnectedComponents}) reads every edge in each of its first
+ * supersteps, as many as the graph's diameter asks.
+ *
+ * <p>Each vertex holds a parent, a vertex of its component no larger than itself (its own
+ * internal id at the start). Every superstep, reading the parents as the previous one left
+ * them ({@link Context#longValueOf}), a vertex v with parent p
+ * <ul>
+ * <li>jumps: takes its grandparent when that is smaller;</li>
+ * <li>for each neighbour u it looks at, with parent q: takes q when q &lt; p, and hooks
+ *     (a message, combined by minimum) the larger of p and q under the smaller, as
+ *     FastSV does (Zhang, Azad and Hu, 2020);</li>
+ * <li>takes the smallest parent it was hooked under.</li>
+ * </ul>
+ * Parents only shrink and stay in their component, so a component's smallest vertex is
+ * always its own parent. A superstep in which nobody changed or hooked leaves every
+ * looked-at edge's ends with one parent, and every parent its own: a fixpoint.
+ *
+ * <p>Sampling: vertices look at their first {@value #SAMPLED} neighbours only, until a
+ * superstep hooks few vertices ({@link #SAMPLING_ENDS}); that gathers the big component
+ * under one root. Then the rest: vertices look at
+ * all their neighbours, except those whose parent is the heaviest vertex's (the big
+ * component's root): an edge from one of them to a vertex outside is looked at from the
+ * other end. At that fixpoint every edge's ends share a parent, which is then the smallest
+ * vertex of their component: its label, as an original id, is learnt in two more supersteps
+ * (roots first, then the others from their root). Direction is ignored; on a directed graph
+ * neighbours are out- and in-neighbours.
+ */
+public final class AfforestComponents implements VertexProgram {
+    /** Neighbours each vertex looks at while sampling: Afforest's two rounds. */
+    public static final int SAMPLED = 2;
+    /**
+     * Sampling ends when a superstep hooks at most one vertex in this many: the big
+     * component has its root, and what is left of the sampled edges' work (the last
+     * pointer jumps) is done alongside the rest. Waiting for the sampling's fixpoint took
+     * three more supersteps of ~0.3 s on livejournal-synthetic (docs/benchmarks.md).
+     */
+    static final long SAMPLING_ENDS = 1000;
+    // globals
+    private static final int PHASE = 0;
+    private static final int HEAVIEST = 1; // the vertex of largest degree, which the big component holds
+    // phases
+    private static final long SAMPLING = 0;
+    private static final long REST = 1;
+    private static final long ROOTS = 2;
+    private static final long MEMBERS = 3;
+    // aggregators
+    private static final int UNSETTLED = 0;
+    private static final int DEGREE_AND_VERTEX = 1;
+
+    @Override
+    public RecordLayout valueLayout() {
+        return RecordLayout.LONG;
+    }
+
+    @Override
+    public RecordLayout messageLayout() {
+        return RecordLayout.LONG;
+    }
+
+    @Override
+    public Combiner combiner() {
+        return LongCombiner.MIN;
+    }
+
+    @Override
+    public boolean needsInEdges() {
+        return true;
+    }
+
+    @Override
+    public boolean readsOtherValues() {
+        return true;
+    }
+
+    @Override
+    public List<Aggregator> aggregators() {
+        return List.of(Aggregator.sumLong(), Aggregator.maxLong());
+    }
+
+    @Override
+    public int globals() {
+        return 2;
+    }
+
+    @Override
+    public void compute(Context ctx) {
+        int v = ctx.vertex();
+        long phase = ctx.globalLong(PHASE);
+        RecordView value = ctx.value();
+        if (phase == ROOTS) {
+            if (value.getLong(0) == v) {
+                value.setLong(0, ctx.originalId());
+                ctx.voteToHalt(); // the others read it next superstep
+            }
+            return;
+        }
+        if (phase == MEMBERS) {
+            value.setLong(0, ctx.longValueOf((int) value.getLong(0)));
+            ctx.voteToHalt();
+            return;
+        }
+        if (ctx.superstep() == 0) {
+            int degree = ctx.outDegree() + (ctx.directed() ? ctx.inDegree() : 0);
+            ctx.aggregate(DEGREE_AND_VERTEX, (long) degree << 32 | (Integer.MAX_VALUE - v));
+        }
+        long parent = ctx.superstep() == 0 ? v : value.getLong(0); // what others read as its parent
+        long grandparent = parentOf(ctx, (int) parent);
+        long seen = parent << 1; // what the edges show (see hookAlong): nothing yet
+        if (phase == SAMPLING) {
+            seen = hookAlong(ctx, ctx.outEdges(), parent, SAMPLED, seen);
+            if (ctx.directed() && ctx.outDegree() < SAMPLED) {
+                seen = hookAlong(ctx, ctx.inEdges(), parent, SAMPLED - ctx.outDegree(), seen);
+            }
+        } else if (parent != parentOf(ctx, (int) ctx.globalLong(HEAVIEST))) {
+            seen = hookAlong(ctx, ctx.outEdges(), parent, Integer.MAX_VALUE, seen);
+            if (ctx.directed()) {
+                seen = hookAlong(ctx, ctx.inEdges(), parent, Integer.MAX_VALUE, seen);
+            }
+        }
+        long next = Math.min(Math.min(grandparent, seen >>> 1), ctx.hasMessages() ? ctx.messageLong() : parent);
+        if (next != parent || ctx.superstep() == 0) { // value() starts zero, not at the vertex
+            value.setLong(0, next);
+        }
+        if (next != parent || grandparent != parent || (seen & 1) != 0) {
+            ctx.aggregate(UNSETTLED, 1L);
+        }
+    }
+
+    /**
+     * Looks at up to {@code limit} of {@code edges}. A neighbour whose parent differs from
+     * {@code parent}: the larger of the two is hooked under the smaller. {@code seen} and
+     * the result hold what the edges showed: the smallest parent seen (the vertex's own
+     * included) shifted left one, and in bit 0 whether any neighbour's differed.
+     */
+    private static long hookAlong(Context ctx, Edges edges, long parent, int limit, long seen) {
+        long smallest = seen >>> 1;
+        long differed = seen & 1;
+        for (int looked = 0; looked < limit && edges.next(); looked++) {
+            long other = parentOf(ctx, edges.target());
+            if (other < parent) {
+                smallest = Math.min(smallest, other);
+                ctx.sendTo((int) parent, other);
+                differed = 1;
+            } else if (other > parent) {
+                ctx.sendTo((int) other, parent);
+                differed = 1;
+            }
+        }
+        return smallest << 1 | differed;
+    }
+
+    /** A vertex's parent as the previous superstep left it; in superstep 0, when nothing is yet written, the vertex itself. */
+    private static long parentOf(Context ctx, int vertex) {
+        return ctx.superstep() == 0 ? vertex : ctx.longValueOf(vertex);
+    }
+
+    @Override
+    public boolean masterCompute(MasterContext master) {
+        if (master.superstep() == 0) {
+            long key = master.aggregatedLong(DEGREE_AND_VERTEX);
+            master.setGlobal(HEAVIEST, key == Long.MIN_VALUE ? 0 : Integer.MAX_VALUE - (int) (key & 0xffff_ffffL));
+        }
+        long phase = master.globalLong(PHASE);
+        if (phase == MEMBERS) {
+            return true;
+        }
+        boolean sampled = phase == SAMPLING && master.messagesSent() <= master.vertexCount() / SAMPLING_ENDS;
+        if (phase == ROOTS || sampled || master.aggregatedLong(UNSETTLED) == 0) {
+            master.setGlobal(PHASE, phase + 1);
+        }
+        return false;
+    }
+
+    @Override
+    public void formatValue(RecordView value, StringBuilder out) {
+        out.append(value.getLong(0));
+    }
+
+    @Override
+    public String spec() {
+        return "wcc-afforest";
+    }
+}
