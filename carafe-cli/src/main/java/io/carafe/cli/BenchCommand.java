@@ -42,8 +42,8 @@ import java.util.stream.Stream;
                 "gapbs's converter and kept under the cache directory) and prints the ratio of the medians. Kernels:",
                 "pr (32 iterations, the engine) and pr-pull (in this process), both against gapbs pr; bfs",
                 "(direction-optimizing), bfs-online and bfs-pregel (sssp --hops), against gapbs bfs; sssp",
-                "(delta-stepping), sssp-pregel and dijkstra (online), against gapbs sssp -d; wcc (Afforest) and",
-                "wcc-pregel (label propagation), against gapbs cc; cdlp and lcc (no gapbs kernel); tc.",
+                "(delta-stepping), sssp-pregel and dijkstra (online), against gapbs sssp -d; wcc (Afforest), wcc-pregel",
+                "(hooking on the engine) and wcc-lp (label propagation), against gapbs cc; cdlp and lcc (no gapbs kernel); tc.",
                 "The sssp kernels and dijkstra use the graph's weights, or --weights random (1-255 from --seed) if it has none."})
 final class BenchCommand implements Callable<Integer> {
     @Mixin
@@ -58,7 +58,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
     String format;
 
-    @Option(names = "--kernels", split = ",", paramLabel = "K,K,...", description = "run these kernels instead: pr,pr-pull,bfs,bfs-online,bfs-pregel,sssp,sssp-pregel,dijkstra,wcc,wcc-pregel,cdlp,lcc,tc")
+    @Option(names = "--kernels", split = ",", paramLabel = "K,K,...", description = "run these kernels instead: pr,pr-pull,bfs,bfs-online,bfs-pregel,sssp,sssp-pregel,dijkstra,wcc,wcc-pregel,wcc-lp,cdlp,lcc,tc")
     List<String> kernels;
 
     @Option(names = {"-n", "--trials"}, defaultValue = "3", description = "with --kernels: runs of each kernel, interleaved (default: ${DEFAULT-VALUE})")

@@ -71,6 +71,7 @@ final class KernelBench {
         add(new Kernel("dijkstra", List.of("dijkstra", "--source", SOURCE), false, List.of("sssp", "-r", SOURCE), Input.WEIGHTED));
         add(new Kernel("wcc", List.of("wcc"), true, List.of("cc"), Input.DIRECTED)); // gapbs's Afforest reads in-edges of a directed graph too
         add(new Kernel("wcc-pregel", List.of("wcc", "--algorithm", "pregel"), true, List.of("cc"), Input.DIRECTED));
+        add(new Kernel("wcc-lp", List.of("wcc", "--algorithm", "pregel-lp"), true, List.of("cc"), Input.DIRECTED));
         add(new Kernel("cdlp", List.of("cdlp"), true, null, Input.DIRECTED));
         add(new Kernel("lcc", List.of("lcc"), true, null, Input.DIRECTED));
         add(new Kernel("tc", List.of("tc"), true, List.of("tc"), Input.SYMMETRIC)); // gapbs's tc refuses a directed graph

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Afforest;
 import io.carafe.algorithms.online.Parallel;
 import io.carafe.algorithms.online.ResidentGraph;
+import io.carafe.algorithms.pregel.AfforestComponents;
 import io.carafe.algorithms.pregel.ConnectedComponents;
 import io.carafe.algorithms.pregel.References;
 import io.carafe.pregel.VertexProgram;
@@ -15,33 +16,43 @@ import java.io.IOException;
 
 @Command(name = "wcc",
         mixinStandardHelpOptions = true,
-        header = "Weakly connected components: Afforest in this process, or label propagation on the Pregel engine.",
+        header = "Weakly connected components: Afforest in this process, or on the Pregel engine.",
         description = {"Direction is ignored, so the graph is imported with both directions stored (as -s).",
                 "A component's label is its smallest original vertex id. -o writes every vertex's label.",
                 "afforest (default): a concurrent union-find over the graph read whole into this process, -w threads (GAP's cc).",
-                "pregel: min-label propagation by the partition workers, which may be processes (--worker-processes)."})
+                "pregel: Afforest's schedule on the engine: hooking and pointer jumping through the parents in RStore, two"
+                        + " neighbours a vertex first, then the rest of the edges outside the big component; supersteps grow with"
+                        + " the log of the graph's size, not with its diameter.",
+                "pregel-lp: min-label propagation on the engine, every changed label to every neighbour each superstep (as many"
+                        + " supersteps as the diameter; --messaging gather and hybrid apply).",
+                "Both run on the partition workers, which may be processes (--worker-processes)."})
 final class WccCommand extends ProgramCommand {
-    @Option(names = "--algorithm", paramLabel = "afforest|pregel", defaultValue = "afforest",
-            description = "afforest: union-find in this process with -w threads; pregel: label propagation on the engine (default: ${DEFAULT-VALUE})")
+    @Option(names = "--algorithm", paramLabel = "afforest|pregel|pregel-lp", defaultValue = "afforest",
+            description = "afforest: union-find in this process with -w threads; pregel: hooking and pointer jumping on the engine;"
+                    + " pregel-lp: label propagation on the engine (default: ${DEFAULT-VALUE})")
     String method;
 
     @Override
     public Integer call() throws IOException {
         graph.undirected = true;
+        if (method.equals("pregel") && !engine.messaging.equals("auto") && !engine.messaging.equals("push")) {
+            throw new IllegalArgumentException("--messaging " + engine.messaging + " is for label propagation, which sends one label along"
+                    + " every edge: add --algorithm pregel-lp; --algorithm pregel hooks parents with messages it pushes");
+        }
         return super.call();
     }
 
     @Override
     boolean mayBroadcast() {
-        return true; // one label a superstep to every neighbour
+        return method.equals("pregel-lp"); // one label a superstep to every neighbour; pregel sends to parents
     }
 
     @Override
     String threadMethod() {
         return switch (method) {
             case "afforest" -> "afforest";
-            case "pregel" -> null;
-            default -> throw new IllegalArgumentException("--algorithm must be afforest or pregel, was " + method);
+            case "pregel", "pregel-lp" -> null;
+            default -> throw new IllegalArgumentException("--algorithm must be afforest, pregel or pregel-lp, was " + method);
         };
     }
 
@@ -87,7 +98,7 @@ final class WccCommand extends ProgramCommand {
 
     @Override
     VertexProgram program(LoadedGraph g) {
-        return new ConnectedComponents();
+        return method.equals("pregel") ? new AfforestComponents() : new ConnectedComponents();
     }
 
     @Override

@@ -188,7 +188,7 @@ class CarafeCliTest {
     void shouldRefuseUnknownKernelsAndMissingGapbsBeforeRunningAnything() throws IOException {
         Run unknown = run("bench", "--kernels", "pr,sp", "-g", graph().toString());
         assertEquals(2, unknown.exit());
-        assertTrue(unknown.err().contains("no kernel 'sp'; choose from pr,pr-pull,bfs,bfs-online,bfs-pregel,sssp,sssp-pregel,dijkstra,wcc,wcc-pregel,cdlp,lcc,tc"), unknown.err());
+        assertTrue(unknown.err().contains("no kernel 'sp'; choose from pr,pr-pull,bfs,bfs-online,bfs-pregel,sssp,sssp-pregel,dijkstra,wcc,wcc-pregel,wcc-lp,cdlp,lcc,tc"), unknown.err());
         Run missing = run("bench", "--kernels", "pr", "-g", graph().toString(), "--gapbs", dir.resolve("nowhere").toString());
         assertEquals(2, missing.exit());
         assertTrue(missing.err().contains("has no executable 'converter': build gapbs there first"), missing.err());

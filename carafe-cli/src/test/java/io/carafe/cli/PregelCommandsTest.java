@@ -179,9 +179,9 @@ class PregelCommandsTest {
         assertTrue(unknown.err().contains("--algorithm must be pregel or pull, was push-pull"), unknown.err());
     }
 
-    /** Afforest (the default) and label propagation on the engine: two implementations, the same -o file, each verified. */
+    /** Afforest (the default), hooking and label propagation on the engine: three implementations, the same -o file, each verified. */
     @Test
-    void shouldWriteTheSameComponentsWithAfforestAndWithLabelPropagation() throws IOException {
+    void shouldWriteTheSameComponentsWithAfforestHookingAndLabelPropagation() throws IOException {
         Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
         org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
         String wiki = shared.resolve("snap/wiki-Vote.txt").toString();
@@ -195,11 +195,20 @@ class PregelCommandsTest {
         assertEquals(3, ja.get("threads").asInt());
         assertEquals(2, ja.get("trials").size());
         assertEquals(7066, ja.get("largestComponent").asInt(), "SNAP: wiki-Vote's largest weakly connected component has 7,066 nodes");
-        Run p = run(true, "wcc", "-g", wiki, "--algorithm", "pregel", "-o", propagation.toString(), "--verify", "--format", "json");
+        Run p = run(true, "wcc", "-g", wiki, "--algorithm", "pregel-lp", "-o", propagation.toString(), "--verify", "--format", "json");
         assertEquals(0, p.exit(), p.err());
+        assertTrue(p.err().contains("verify: OK"), p.err());
         JsonNode jp = new ObjectMapper().readTree(p.out());
         assertEquals(jp.get("components").asInt(), ja.get("components").asInt());
         assertEquals(Files.readAllLines(propagation), Files.readAllLines(afforest));
+        Path hooking = dir.resolve("hooking.tsv");
+        // worker processes: each reads the parents the others wrote through RStore, not a shared buffer
+        Run h = run(true, "wcc", "-g", wiki, "--algorithm", "pregel", "-w", "2", "--worker-processes", "-o", hooking.toString(), "--verify",
+                "--format", "json");
+        assertEquals(0, h.exit(), h.err());
+        assertTrue(h.err().contains("verify: OK"), h.err());
+        assertEquals("push", new ObjectMapper().readTree(h.out()).get("messaging").asText());
+        assertEquals(Files.readAllLines(hooking), Files.readAllLines(afforest));
         assertEquals(7116, Files.readAllLines(afforest).size(), "a heading and a line per vertex");
     }
 
@@ -309,7 +318,12 @@ class PregelCommandsTest {
         }
         Run unknown = run("wcc", "-g", graph().toString(), "--algorithm", "magic");
         assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
-        assertTrue(unknown.err().contains("--algorithm must be afforest or pregel, was magic"), unknown.err());
+        assertTrue(unknown.err().contains("--algorithm must be afforest, pregel or pregel-lp, was magic"), unknown.err());
+        // hooking pushes its messages to parents: gathering is label propagation's
+        Run hookingGathers = run("wcc", "-g", "/nonexistent/graph.txt", "--algorithm", "pregel", "--messaging", "hybrid");
+        assertEquals(CommandLine.ExitCode.USAGE, hookingGathers.exit(), hookingGathers.err());
+        assertTrue(hookingGathers.err().contains("--messaging hybrid is for label propagation, which sends one label along every edge:"
+                + " add --algorithm pregel-lp"), hookingGathers.err());
         // a missing required option: one line and where to look, not the whole usage
         Run missing = run("pagerank");
         assertEquals(CommandLine.ExitCode.USAGE, missing.exit());
