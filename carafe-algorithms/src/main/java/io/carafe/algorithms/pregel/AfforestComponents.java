@@ -17,12 +17,13 @@ import java.util.List;
  *
  * <p>Each vertex holds a parent, a vertex of its component no larger than itself (its own
  * internal id at the start). Every superstep, reading the parents as the previous one left
- * them ({@link Context#longValueOf}), a vertex v with parent p
+ * them ({@link Context#longValueOf}), a vertex v
  * <ul>
- * <li>jumps: takes its grandparent when that is smaller;</li>
- * <li>for each neighbour u it looks at, with parent q: takes q when q &lt; p, and hooks
- *     (a message, combined by minimum) the larger of p and q under the smaller, as
- *     FastSV does (Zhang, Azad and Hu, 2020);</li>
+ * <li>climbs: follows up to {@value #CLIMB} parent links from its parent to r, a root or
+ *     near one, and takes r (pointer jumping);</li>
+ * <li>for each neighbour u it looks at, climbing as far from u to s: takes s when s &lt; r, and
+ *     hooks (a message, combined by minimum) the larger of r and s under the smaller, as
+ *     FastSV does (Zhang, Azad and Hu, 2020) and union-find's link;</li>
  * <li>takes the smallest parent it was hooked under.</li>
  * </ul>
  * Parents only shrink and stay in their component, so a component's smallest vertex is
@@ -49,6 +50,14 @@ public final class AfforestComponents implements VertexProgram {
      * three more supersteps of ~0.3 s on livejournal-synthetic (docs/benchmarks.md).
      */
     static final long SAMPLING_ENDS = 1000;
+    /**
+     * Parent links a vertex follows a superstep, from itself and from each neighbour it looks
+     * at. Hooking the trees' tops rather than the parents joins trees sooner; the bound keeps
+     * a long chain (a path's, or a grid's first supersteps) from costing its length at every
+     * vertex. One link (plain pointer jumping): 11 supersteps on livejournal-synthetic and
+     * 17 on a 1,400 x 1,400 grid; four: 9 and 10; unbounded: 15 s for one grid superstep.
+     */
+    static final int CLIMB = 4;
     // globals
     private static final int PHASE = 0;
     private static final int HEAVIEST = 1; // the vertex of largest degree, which the big component holds
@@ -118,54 +127,69 @@ public final class AfforestComponents implements VertexProgram {
             ctx.aggregate(DEGREE_AND_VERTEX, (long) degree << 32 | (Integer.MAX_VALUE - v));
         }
         long parent = ctx.superstep() == 0 ? v : value.getLong(0); // what others read as its parent
-        long grandparent = parentOf(ctx, (int) parent);
-        long seen = parent << 1; // what the edges show (see hookAlong): nothing yet
+        long top = climb(ctx, parent);
+        long seen = top << 1; // what the edges show (see hookAlong): nothing yet
         if (phase == SAMPLING) {
-            seen = hookAlong(ctx, ctx.outEdges(), parent, SAMPLED, seen);
+            seen = hookAlong(ctx, ctx.outEdges(), top, SAMPLED, seen);
             if (ctx.directed() && ctx.outDegree() < SAMPLED) {
-                seen = hookAlong(ctx, ctx.inEdges(), parent, SAMPLED - ctx.outDegree(), seen);
+                seen = hookAlong(ctx, ctx.inEdges(), top, SAMPLED - ctx.outDegree(), seen);
             }
-        } else if (parent != parentOf(ctx, (int) ctx.globalLong(HEAVIEST))) {
-            seen = hookAlong(ctx, ctx.outEdges(), parent, Integer.MAX_VALUE, seen);
+        } else if (top != climb(ctx, ctx.globalLong(HEAVIEST))) {
+            seen = hookAlong(ctx, ctx.outEdges(), top, Integer.MAX_VALUE, seen);
             if (ctx.directed()) {
-                seen = hookAlong(ctx, ctx.inEdges(), parent, Integer.MAX_VALUE, seen);
+                seen = hookAlong(ctx, ctx.inEdges(), top, Integer.MAX_VALUE, seen);
             }
         }
-        long next = Math.min(Math.min(grandparent, seen >>> 1), ctx.hasMessages() ? ctx.messageLong() : parent);
+        long next = Math.min(seen >>> 1, ctx.hasMessages() ? ctx.messageLong() : parent);
         if (next != parent || ctx.superstep() == 0) { // value() starts zero, not at the vertex
             value.setLong(0, next);
         }
-        if (next != parent || grandparent != parent || (seen & 1) != 0) {
+        if (next != parent || top != parent || (seen & 1) != 0) {
             ctx.aggregate(UNSETTLED, 1L);
         }
     }
 
     /**
-     * Looks at up to {@code limit} of {@code edges}. A neighbour whose parent differs from
-     * {@code parent}: the larger of the two is hooked under the smaller. {@code seen} and
-     * the result hold what the edges showed: the smallest parent seen (the vertex's own
+     * Looks at up to {@code limit} of {@code edges}. A neighbour whose climb ends elsewhere
+     * than {@code top}: the larger of the two ends is hooked under the smaller. {@code seen}
+     * and the result hold what the edges showed: the smallest end seen (the vertex's own
      * included) shifted left one, and in bit 0 whether any neighbour's differed.
      */
-    private static long hookAlong(Context ctx, Edges edges, long parent, int limit, long seen) {
+    private static long hookAlong(Context ctx, Edges edges, long top, int limit, long seen) {
         long smallest = seen >>> 1;
         long differed = seen & 1;
         for (int looked = 0; looked < limit && edges.next(); looked++) {
-            long other = parentOf(ctx, edges.target());
-            if (other < parent) {
+            long other = climb(ctx, edges.target());
+            if (other < top) {
                 smallest = Math.min(smallest, other);
-                ctx.sendTo((int) parent, other);
+                ctx.sendTo((int) top, other);
                 differed = 1;
-            } else if (other > parent) {
-                ctx.sendTo((int) other, parent);
+            } else if (other > top) {
+                ctx.sendTo((int) other, top);
                 differed = 1;
             }
         }
         return smallest << 1 | differed;
     }
 
-    /** A vertex's parent as the previous superstep left it; in superstep 0, when nothing is yet written, the vertex itself. */
-    private static long parentOf(Context ctx, int vertex) {
-        return ctx.superstep() == 0 ? vertex : ctx.longValueOf(vertex);
+    /**
+     * Where {@value #CLIMB} parent links from {@code vertex} lead, as the previous superstep
+     * left the parents (fewer at a root); in superstep 0, when nothing is yet written, the
+     * vertex itself.
+     */
+    private static long climb(Context ctx, long vertex) {
+        if (ctx.superstep() == 0) {
+            return vertex;
+        }
+        long at = vertex;
+        for (int links = 0; links < CLIMB; links++) {
+            long up = ctx.longValueOf((int) at);
+            if (up == at) {
+                break;
+            }
+            at = up;
+        }
+        return at;
     }
 
     @Override

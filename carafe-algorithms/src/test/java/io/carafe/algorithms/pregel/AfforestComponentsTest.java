@@ -59,7 +59,7 @@ class AfforestComponentsTest extends GraphTestBase {
     /**
      * A path of 3,000 vertices whose ids are shuffled (the smallest sits anywhere along it)
      * beside a ring of 500 and 20 vertices on their own: label propagation needs as many
-     * supersteps as the path is long; hooking and jumping need a few dozen.
+     * supersteps as the path is long; hooking and climbing need a couple of dozen.
      */
     @Test
     void shouldNotNeedAsManySuperstepsAsTheDiameter() throws IOException {
@@ -86,7 +86,8 @@ class AfforestComponentsTest extends GraphTestBase {
                 PregelJob.Result r = run("path", new AfforestComponents(), workers);
                 int supersteps = r.supersteps().size();
                 assertArrayEquals(want, PregelTest.longs(r), "on " + workers + " workers");
-                assertTrue(supersteps <= 60, supersteps + " supersteps on " + workers + " workers, for a path of 3,000");
+                // 18 as built; plain pointer jumping (one parent link a superstep) took 28
+                assertTrue(supersteps <= 24, supersteps + " supersteps on " + workers + " workers, for a path of 3,000");
             }
         }
     }
