@@ -333,7 +333,7 @@ final class PartitionWorker implements Callable<Void> {
             value.wrap(values.segment(), 0);
             if (program.readsOtherValues()) {
                 snapshots = new ValueSnapshots(job.raddress(header.valuesAt()), valueBytes, vertexCount, from, size, values.segment(), gatheredArrays);
-                otherValue.wrap(snapshots.all(), 0);
+                otherValue.wrap(snapshots.all().asReadOnly(), 0); // others' values, shared by this process's workers: not to be written
             }
         }
 
