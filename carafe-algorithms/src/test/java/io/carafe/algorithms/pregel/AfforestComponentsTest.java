@@ -116,7 +116,7 @@ class AfforestComponentsTest extends GraphTestBase {
     }
 
     @Test
-    void shouldRefuseValueOfToAProgramThatDoesNotDeclareItOrToNoVertex() {
+    void shouldRefuseValueOfToAProgramThatDoesNotDeclareItOrToNoVertexAndRefuseWritesThroughIt() {
         try (GraphFile g = load("wiki-refuse", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             VertexProgram undeclared = ctx -> ctx.valueOf(0);
             PregelException e = assertThrows(PregelException.class, () -> run("wiki-refuse", undeclared, 2).close());
@@ -129,6 +129,14 @@ class AfforestComponentsTest extends GraphTestBase {
             };
             e = assertThrows(PregelException.class, () -> run("wiki-refuse", outside, 2).close());
             assertTrue(messages(e).contains("longValueOf(7115): no such vertex; internal ids run from 0 to 7114"), messages(e));
+            VertexProgram writer = new NeighbourSums(3) {
+                @Override
+                public void compute(Context ctx) {
+                    ctx.valueOf(ctx.vertex()).setLong(0, 1); // what the process's other workers read
+                }
+            };
+            e = assertThrows(PregelException.class, () -> run("wiki-refuse", writer, 2).close());
+            assertTrue(messages(e).contains("read-only"), messages(e));
             assertTrue(rstore.namespaces().stream().noneMatch(ns -> ns.name().startsWith("carafe/job/")), "no job was left behind");
         }
     }
