@@ -86,14 +86,16 @@ final class DatasetsCommand implements Runnable {
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true,
-            header = "Generate a synthetic graph (deterministic R-MAT or uniform) into the graph cache.",
+            header = "Generate a synthetic graph (deterministic R-MAT, uniform or grid) into the graph cache.",
             description = {"Either a generated catalog entry (carafe datasets generate livejournal-synthetic) or",
-                    "--kind with --vertices and --edges. --text also writes it as a SNAP edge list, e.g. to time parsing."})
+                    "--kind with --vertices and --edges (a grid: a square number of vertices, --edges may be left out).",
+                    "--text also writes it as a SNAP edge list, e.g. to time parsing."})
     static final class Generate implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", arity = "0..1", description = "a generated dataset of the catalog")
         String name;
 
-        @Option(names = "--kind", description = "rmat (Graph500 parameters) or uniform")
+        @Option(names = "--kind", description = "rmat (Graph500 parameters), uniform, or grid (s x s vertices, each joined to the next in"
+                + " its row and column, both ways: a road network's long diameter)")
         String kind;
 
         @Option(names = {"-n", "--vertices"}, description = "vertex count")
@@ -122,6 +124,8 @@ final class DatasetsCommand implements Runnable {
                 kind = d.url().substring("generate:".length());
                 vertices = d.vertices();
                 edges = d.edgeLines();
+            } else if ("grid".equals(kind) && vertices != null && edges == null) {
+                edges = io.carafe.datasets.Generator.gridEdges(vertices);
             } else if (kind == null || vertices == null || edges == null) {
                 throw new IllegalArgumentException("give a generated dataset's NAME, or --kind, --vertices and --edges");
             }

@@ -283,7 +283,7 @@ class CarafeCliTest {
         Run r = run("datasets", "list");
         assertEquals(0, r.exit(), r.err());
         for (String name : List.of("livejournal", "com-livejournal", "com-orkut", "soc-pokec", "web-google", "roadnet-ca",
-                "wiki-vote", "soc-slashdot0902", "email-enron", "email-eu-core", "livejournal-synthetic")) {
+                "wiki-vote", "soc-slashdot0902", "email-enron", "email-eu-core", "livejournal-synthetic", "grid-1400")) {
             assertTrue(r.out().contains(name + " "), "catalog lists " + name);
         }
     }
@@ -299,6 +299,33 @@ class CarafeCliTest {
         // the header counts the vertices the edge list holds, so importing it agrees with it
         Run imported = run("import", "-g", a.toString());
         assertTrue(imported.out().contains(": matches"), imported.out());
+    }
+
+    /** A grid's edge list against its definition: r·s + c joined to its row and column neighbours, both ways, and nothing else. */
+    @Test
+    void shouldGenerateAGridRowByRow() throws IOException {
+        Path text = dir.resolve("grid.txt");
+        String cache = dir.resolve("gen").toString();
+        Run r = run("datasets", "generate", "--kind", "grid", "-n", "25", "--text", text.toString(), "--cache-dir", cache);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("grid graph: 25 vertices, 80 edges"), r.out());
+        java.util.Set<String> want = new java.util.TreeSet<>();
+        for (int v = 0; v < 25; v++) {
+            for (int u : new int[] {v - 5, v + 5, v % 5 > 0 ? v - 1 : -1, v % 5 < 4 ? v + 1 : -1}) {
+                if (u >= 0 && u < 25) {
+                    want.add(v + "\t" + u);
+                }
+            }
+        }
+        java.util.Set<String> got = new java.util.TreeSet<>(Files.readAllLines(text).stream().filter(l -> !l.startsWith("#")).toList());
+        assertEquals(want, got);
+        assertEquals(80, want.size());
+        Run notSquare = run("datasets", "generate", "--kind", "grid", "-n", "1000", "--cache-dir", cache);
+        assertEquals(CommandLine.ExitCode.USAGE, notSquare.exit(), notSquare.err());
+        assertTrue(notSquare.err().contains("a grid has a square number of vertices, not 1000: try 961 or 1024"), notSquare.err());
+        Run wrongEdges = run("datasets", "generate", "--kind", "grid", "-n", "25", "-m", "40", "--cache-dir", cache);
+        assertEquals(CommandLine.ExitCode.USAGE, wrongEdges.exit(), wrongEdges.err());
+        assertTrue(wrongEdges.err().contains("a grid of 25 vertices has 80 edges (each neighbouring pair both ways), not 40"), wrongEdges.err());
     }
 
     /**

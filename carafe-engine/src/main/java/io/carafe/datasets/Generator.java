@@ -6,9 +6,11 @@ import java.util.SplittableRandom;
 
 /**
  * Deterministic synthetic graphs: R-MAT with Graph500's parameters (a=0.57, b=0.19,
- * c=0.19), as gapbs {@code -g} makes them, and uniform random graphs. Vertex ids are
- * 0..n-1 (all present, isolated ones too), shuffled by a seeded permutation so that
- * R-MAT's heavy vertices are not the low ids. The same seed gives the same graph.
+ * c=0.19), as gapbs {@code -g} makes them, uniform random graphs, and square grids (a road
+ * network's long diameter). Vertex ids are 0..n-1 (all present, isolated ones too); R-MAT's
+ * are shuffled by a seeded permutation so that its heavy vertices are not the low ids, a
+ * grid's run row by row (a road network's ids keep locality too). The same seed gives the
+ * same graph.
  */
 public final class Generator {
     private static final int A = (int) (0.57 * 65536);
@@ -65,6 +67,50 @@ public final class Generator {
         for (long e = 0; e < edges; e++) {
             out.edge(random.nextInt(n), random.nextInt(n), 1.0);
         }
+    }
+
+    /** A grid's edge lines: each of the 2·s·(s−1) neighbouring pairs both ways, for s × s vertices. */
+    public static long gridEdges(long vertices) {
+        long side = gridSide(vertices);
+        return 4 * side * (side - 1);
+    }
+
+    /**
+     * Feeds an s × s grid, {@code vertices} = s², into the builder: vertex r·s + c joined to
+     * the next in its row and in its column, both ways, so the diameter is 2(s−1). No seed:
+     * there is one grid of each size.
+     */
+    public static void grid(GraphBuilder out, long vertices) {
+        int n = checkVertices(vertices);
+        int side = (int) gridSide(vertices);
+        for (int v = 0; v < n; v++) {
+            out.vertex(v);
+        }
+        for (int v = 0; v < n; v++) {
+            if (v % side + 1 < side) {
+                out.edge(v, v + 1, 1.0);
+                out.edge(v + 1, v, 1.0);
+            }
+            if (v + side < n) {
+                out.edge(v, v + side, 1.0);
+                out.edge(v + side, v, 1.0);
+            }
+        }
+    }
+
+    private static long gridSide(long vertices) {
+        long side = (long) Math.sqrt((double) vertices);
+        while (side * side > vertices) {
+            side--;
+        }
+        while ((side + 1) * (side + 1) <= vertices) {
+            side++;
+        }
+        if (side * side != vertices) {
+            throw new IllegalArgumentException("a grid has a square number of vertices, not " + vertices + ": try " + side * side + " or "
+                    + (side + 1) * (side + 1));
+        }
+        return side;
     }
 
     private static int checkVertices(long vertices) {

@@ -149,8 +149,12 @@ public final class GraphImporter {
      */
     public static Imported generate(String kind, long vertices, long edges, long seed, ImportOptions options, Path cacheDir,
                                     PrintStream progressOut) {
-        if (!kind.equals("rmat") && !kind.equals("uniform")) {
-            throw new IllegalArgumentException("generator kind must be rmat or uniform, was '" + kind + "'");
+        if (!kind.equals("rmat") && !kind.equals("uniform") && !kind.equals("grid")) {
+            throw new IllegalArgumentException("generator kind must be rmat, uniform or grid, was '" + kind + "'");
+        }
+        if (kind.equals("grid") && edges != io.carafe.datasets.Generator.gridEdges(vertices)) {
+            throw new IllegalArgumentException("a grid of " + vertices + " vertices has " + io.carafe.datasets.Generator.gridEdges(vertices)
+                    + " edges (each neighbouring pair both ways), not " + edges);
         }
         if (options.weightColumn() > 0) {
             throw new IllegalArgumentException("a generated graph has no weight column; use --weights unit or random");
@@ -178,10 +182,10 @@ public final class GraphImporter {
         ImportReport report = new ImportReport();
         GraphBuilder builder = new GraphBuilder(options, report);
         long start = System.nanoTime();
-        if (kind.equals("rmat")) {
-            io.carafe.datasets.Generator.rmat(builder, vertices, edges, seed);
-        } else {
-            io.carafe.datasets.Generator.uniform(builder, vertices, edges, seed);
+        switch (kind) {
+            case "rmat" -> io.carafe.datasets.Generator.rmat(builder, vertices, edges, seed);
+            case "uniform" -> io.carafe.datasets.Generator.uniform(builder, vertices, edges, seed);
+            default -> io.carafe.datasets.Generator.grid(builder, vertices);
         }
         report.generated = true;
         report.edgeLines = edges;
