@@ -56,7 +56,7 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
 
     @Override
     public boolean readsOtherValues() {
-        return delegate().readsOtherValues();
+        return delegate.readsOtherValues();
     }
 
     @Override

@@ -32,10 +32,9 @@ import java.util.List;
  *
  * <p>Sampling: vertices look at their first {@value #SAMPLED} neighbours only, until a
  * superstep hooks few vertices ({@link #SAMPLING_ENDS}); that gathers the big component
- * under one root. Then the rest: vertices look at
- * all their neighbours, except those whose parent is the heaviest vertex's (the big
- * component's root): an edge from one of them to a vertex outside is looked at from the
- * other end. At that fixpoint every edge's ends share a parent, which is then the smallest
+ * under one root. Then the rest: vertices look at all their neighbours, except those whose
+ * climb ends where the heaviest vertex's does (the big component's root): an edge from one
+ * of them to a vertex outside is looked at from the other end. At that fixpoint every edge's ends share a parent, which is then the smallest
  * vertex of their component: its label, as an original id, is learnt in two more supersteps
  * (roots first, then the others from their root). Direction is ignored; on a directed graph
  * neighbours are out- and in-neighbours.
@@ -51,8 +50,8 @@ public final class AfforestComponents implements VertexProgram {
      */
     static final long SAMPLING_ENDS = 1000;
     /**
-     * Parent links a vertex follows a superstep, from itself and from each neighbour it looks
-     * at. Hooking the trees' tops rather than the parents joins trees sooner; the bound keeps
+     * Parent links a vertex follows a superstep, from its parent and from each neighbour it
+     * looks at. Hooking the trees' tops rather than the parents joins trees sooner; the bound keeps
      * a long chain (a path's, or a grid's first supersteps) from costing its length at every
      * vertex. One link (plain pointer jumping): 11 supersteps on livejournal-synthetic and
      * 17 on a 1,400 x 1,400 grid; four: 9 and 10; unbounded: 15 s for one grid superstep.
@@ -162,7 +161,9 @@ public final class AfforestComponents implements VertexProgram {
             long other = climb(ctx, edges.target());
             if (other < top) {
                 smallest = Math.min(smallest, other);
-                ctx.sendTo((int) top, other);
+                if (top != ctx.vertex()) { // a vertex that is its own top takes the smallest itself
+                    ctx.sendTo((int) top, other);
+                }
                 differed = 1;
             } else if (other > top) {
                 ctx.sendTo((int) other, top);
