@@ -36,7 +36,8 @@ import java.util.List;
  * climb ends where the heaviest vertex's does (the big component's root): an edge from one
  * of them to a vertex outside is looked at from the other end. At that fixpoint every edge's ends share a parent, which is then the smallest
  * vertex of their component: its label, as an original id, is learnt in two more supersteps
- * (roots first, then the others from their root). Direction is ignored; on a directed graph
+ * (roots first, then the others from their root), or one where every root's original id
+ * is its internal id (generated graphs, files numbered 0..n-1). Direction is ignored; on a directed graph
  * neighbours are out- and in-neighbours.
  */
 public final class AfforestComponents implements VertexProgram {
@@ -68,6 +69,7 @@ public final class AfforestComponents implements VertexProgram {
     // aggregators
     private static final int UNSETTLED = 0;
     private static final int DEGREE_AND_VERTEX = 1;
+    private static final int RENAMED_ROOTS = 2; // roots whose original id is not their internal id
 
     @Override
     public RecordLayout valueLayout() {
@@ -96,7 +98,7 @@ public final class AfforestComponents implements VertexProgram {
 
     @Override
     public List<Aggregator> aggregators() {
-        return List.of(Aggregator.sumLong(), Aggregator.maxLong());
+        return List.of(Aggregator.sumLong(), Aggregator.maxLong(), Aggregator.sumLong());
     }
 
     @Override
@@ -113,6 +115,9 @@ public final class AfforestComponents implements VertexProgram {
             if (value.getLong(0) == v) {
                 value.setLong(0, ctx.originalId());
                 ctx.voteToHalt(); // the others read it next superstep
+                if (ctx.originalId() != v) {
+                    ctx.aggregate(RENAMED_ROOTS, 1L);
+                }
             }
             return;
         }
@@ -200,8 +205,8 @@ public final class AfforestComponents implements VertexProgram {
             master.setGlobal(HEAVIEST, key == Long.MIN_VALUE ? 0 : Integer.MAX_VALUE - (int) (key & 0xffff_ffffL));
         }
         long phase = master.globalLong(PHASE);
-        if (phase == MEMBERS) {
-            return true;
+        if (phase == MEMBERS || (phase == ROOTS && master.aggregatedLong(RENAMED_ROOTS) == 0)) {
+            return true; // when every root's original id is its internal id, the others' parents are their labels already
         }
         boolean sampled = phase == SAMPLING && master.messagesSent() <= master.vertexCount() / SAMPLING_ENDS;
         if (phase == ROOTS || sampled || master.aggregatedLong(UNSETTLED) == 0) {
