@@ -60,6 +60,12 @@ abstract class ProgramCommand implements Callable<Integer> {
         return false;
     }
 
+    /** What --messaging gather or hybrid is told when {@link #mayBroadcast()} is false: why, and what to do instead. */
+    String broadcastRefusal() {
+        return "--messaging " + engine.messaging + " needs a program that sends one value along its out-edges"
+                + " with a combiner (PageRank and BFS do); " + algorithm() + " does not: use push or auto";
+    }
+
     /** A kernel that runs on this process's threads over the graph read whole, in place of the engine. */
     interface ThreadKernel {
         /** Runs the kernel once (again, for -n) and returns its seconds. */
@@ -96,8 +102,7 @@ abstract class ProgramCommand implements Callable<Integer> {
         engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
         engine.checkLauncher(cluster);
         if ((engine.messaging.equals("gather") || engine.messaging.equals("hybrid")) && !mayBroadcast()) {
-            throw new IllegalArgumentException("--messaging " + engine.messaging + " needs a program that sends one value along its out-edges"
-                    + " with a combiner (PageRank and BFS do); " + algorithm() + " does not: use push or auto");
+            throw new IllegalArgumentException(broadcastRefusal());
         }
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g);

@@ -35,16 +35,18 @@ final class WccCommand extends ProgramCommand {
     @Override
     public Integer call() throws IOException {
         graph.undirected = true;
-        if (method.equals("pregel") && !engine.messaging.equals("auto") && !engine.messaging.equals("push")) {
-            throw new IllegalArgumentException("--messaging " + engine.messaging + " is for label propagation, which sends one label along"
-                    + " every edge: add --algorithm pregel-lp; --algorithm pregel hooks parents with messages it pushes");
-        }
         return super.call();
     }
 
     @Override
     boolean mayBroadcast() {
         return method.equals("pregel-lp"); // one label a superstep to every neighbour; pregel sends to parents
+    }
+
+    @Override
+    String broadcastRefusal() {
+        return "--messaging " + engine.messaging + " is for label propagation, which sends one label along every edge: add --algorithm"
+                + " pregel-lp; --algorithm pregel hooks parents with messages it pushes";
     }
 
     @Override

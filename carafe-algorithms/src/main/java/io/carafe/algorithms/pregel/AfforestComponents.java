@@ -54,8 +54,8 @@ public final class AfforestComponents implements VertexProgram {
      * Parent links a vertex follows a superstep, from its parent and from each neighbour it
      * looks at. Hooking the trees' tops rather than the parents joins trees sooner; the bound keeps
      * a long chain (a path's, or a grid's first supersteps) from costing its length at every
-     * vertex. One link (plain pointer jumping): 11 supersteps on livejournal-synthetic and
-     * 17 on a 1,400 x 1,400 grid; four: 9 and 10; unbounded: 15 s for one grid superstep.
+     * vertex. One link (plain pointer jumping): 10 supersteps on livejournal-synthetic and
+     * 16 on grid-1400; four: 8 and 9; unbounded: 24 s on the grid (docs/benchmarks.md).
      */
     static final int CLIMB = 4;
     // globals
