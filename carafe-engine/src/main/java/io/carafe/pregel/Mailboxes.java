@@ -271,6 +271,11 @@ final class Mailboxes implements AutoCloseable {
         incoming.wrap(grouped, 0);
     }
 
+    /** Bit u set when local vertex u has a combined message this superstep; null when messages are not combined (no such bits). */
+    long[] messageBits() {
+        return combiner != null ? hasMessage : null;
+    }
+
     boolean hasMessages(int local) {
         if (combiner != null) {
             return (hasMessage[local >>> 6] & (1L << local)) != 0;

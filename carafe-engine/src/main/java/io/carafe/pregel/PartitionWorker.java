@@ -154,6 +154,8 @@ final class PartitionWorker implements Callable<Void> {
         private final OutEdges outEdges = new OutEdges();
         private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
+        private final long[] computedWords; // bit w: a vertex of halted's word w computed this superstep
+        private final Batch valueWrites = new Batch();
         private final long[] sentLocal; // hybrid: local vertices that sent this superstep
         private final boolean selective; // the program says which vertices accept messages (acceptsMessages)
         private final java.util.function.IntPredicate acceptance; // accepts(u) for the gather's combine when selective, else null
@@ -205,6 +207,7 @@ final class PartitionWorker implements Callable<Void> {
             this.singleLongValues = program.valueLayout().isSingle(RecordLayout.Type.LONG);
             this.outgoing = RecordView.allocate(messageLayout);
             this.halted = new long[(size + 63) >>> 6];
+            this.computedWords = new long[(halted.length + 63) >>> 6];
             this.sentLocal = hybrid ? new long[halted.length] : null;
             this.selective = declaresAcceptance(program);
             this.acceptance = selective ? this::accepts : null;
@@ -426,19 +429,32 @@ final class PartitionWorker implements Callable<Void> {
             }
             long active = 0;
             long computed = 0;
-            for (local = 0; local < size; local++) {
-                vertex = from + local;
-                // asked once, before compute changes the value: messages that arrived and that the vertex accepts
-                accepted = (gathering ? (gatheredHas[local >>> 6] & (1L << local)) != 0 : mailboxes.hasMessages(local)) && (!selective || accepts(local));
-                boolean wasHalted = (halted[local >>> 6] & (1L << local)) != 0;
-                if (superstep == 0 || accepted || !wasHalted) {
-                    halted[local >>> 6] &= ~(1L << local);
-                    sent = false;
-                    value.moveTo(local * valueBytes);
-                    program.compute(this);
-                    computed++;
-                    if ((halted[local >>> 6] & (1L << local)) == 0) {
-                        active++;
+            // 64 vertices at a time: only those not halted or with messages can compute, so a
+            // superstep with few of them costs a pass over words, not over vertices
+            long[] arrived = gathering ? gatheredHas : mailboxes.messageBits();
+            for (int w = 0; w < halted.length; w++) {
+                long candidates = superstep == 0 || arrived == null ? -1L : ~halted[w] | arrived[w];
+                if (w == halted.length - 1 && (size & 63) != 0) {
+                    candidates &= (1L << size) - 1; // no vertices past the partition's last
+                }
+                if (candidates != 0) {
+                    computedWords[w >>> 6] |= 1L << w; // its values may change: written below
+                }
+                for (; candidates != 0; candidates &= candidates - 1) {
+                    local = (w << 6) + Long.numberOfTrailingZeros(candidates);
+                    vertex = from + local;
+                    // asked once, before compute changes the value: messages that arrived and that the vertex accepts
+                    accepted = (gathering ? (gatheredHas[w] & (1L << local)) != 0 : mailboxes.hasMessages(local)) && (!selective || accepts(local));
+                    boolean wasHalted = (halted[w] & (1L << local)) != 0;
+                    if (superstep == 0 || accepted || !wasHalted) {
+                        halted[w] &= ~(1L << local);
+                        sent = false;
+                        value.moveTo(local * valueBytes);
+                        program.compute(this);
+                        computed++;
+                        if ((halted[w] & (1L << local)) == 0) {
+                            active++;
+                        }
                     }
                 }
             }
@@ -454,7 +470,7 @@ final class PartitionWorker implements Callable<Void> {
             if (mailboxes != null) {
                 mailboxes.write(superstep);
             }
-            values.write();
+            writeComputedValues();
             if (snapshots != null) {
                 snapshots.publish(superstep);
             }
@@ -465,6 +481,35 @@ final class PartitionWorker implements Callable<Void> {
             BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
             BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
             aggregation.publish(area);
+        }
+
+        /**
+         * Writes the values of the words of 64 vertices that had vertices computing this
+         * superstep, consecutive words as one write: only compute changes a value, and superstep
+         * 0 computes every vertex, so the rest are in RStore as they are here.
+         */
+        private void writeComputedValues() {
+            long wordBytes = 64 * valueBytes;
+            long total = values.segment().byteSize();
+            int words = halted.length;
+            for (int w = 0; w < words; ) {
+                if ((computedWords[w >>> 6] & 1L << w) == 0) {
+                    w++;
+                    continue;
+                }
+                int end = w + 1;
+                while (end < words && (computedWords[end >>> 6] & 1L << end) != 0) {
+                    end++;
+                }
+                long offset = w * wordBytes;
+                long length = Math.min(end * wordBytes, total) - offset;
+                if (length > 0) { // values of no bytes have nothing to write
+                    valueWrites.write(values, offset, length);
+                }
+                w = end;
+            }
+            java.util.Arrays.fill(computedWords, 0);
+            valueWrites.join();
         }
 
         /**
