@@ -173,6 +173,8 @@ final class PartitionWorker implements Callable<Void> {
         private int local;
         private boolean sent;
         private long messagesSent;
+        private long stepComputed; // this superstep's vertices that computed, and those of them not halted after
+        private long stepActive;
 
         Run(RStore rstore, Namespace job, Mapping directory, JobLayout.Header header, VertexProgram program, BarrierWorker barrier, Arena arena) {
             this.rstore = rstore;
@@ -427,8 +429,8 @@ final class PartitionWorker implements Callable<Void> {
                     mailboxes.mergeInto(gathered, gatheredHas);
                 }
             }
-            long active = 0;
-            long computed = 0;
+            stepActive = 0;
+            stepComputed = 0;
             // 64 vertices at a time: only those not halted or with messages can compute, so a
             // superstep with few of them costs a pass over words, not over vertices
             long[] arrived = gathering ? gatheredHas : mailboxes.messageBits();
@@ -437,24 +439,13 @@ final class PartitionWorker implements Callable<Void> {
                 if (w == halted.length - 1 && (size & 63) != 0) {
                     candidates &= (1L << size) - 1; // no vertices past the partition's last
                 }
-                if (candidates != 0) {
-                    computedWords[w >>> 6] |= 1L << w; // its values may change: written below
-                }
-                for (; candidates != 0; candidates &= candidates - 1) {
-                    local = (w << 6) + Long.numberOfTrailingZeros(candidates);
-                    vertex = from + local;
-                    // asked once, before compute changes the value: messages that arrived and that the vertex accepts
-                    accepted = (gathering ? (gatheredHas[w] & (1L << local)) != 0 : mailboxes.hasMessages(local)) && (!selective || accepts(local));
-                    boolean wasHalted = (halted[w] & (1L << local)) != 0;
-                    if (superstep == 0 || accepted || !wasHalted) {
-                        halted[w] &= ~(1L << local);
-                        sent = false;
-                        value.moveTo(local * valueBytes);
-                        program.compute(this);
-                        computed++;
-                        if ((halted[w] & (1L << local)) == 0) {
-                            active++;
-                        }
+                if (candidates == -1L) { // all 64, as in every superstep of PageRank: a counted loop
+                    for (int l = w << 6, end = l + 64; l < end; l++) {
+                        computeIfDue(w, l);
+                    }
+                } else {
+                    for (; candidates != 0; candidates &= candidates - 1) {
+                        computeIfDue(w, (w << 6) + Long.numberOfTrailingZeros(candidates));
                     }
                 }
             }
@@ -475,12 +466,32 @@ final class PartitionWorker implements Callable<Void> {
                 snapshots.publish(superstep);
             }
             MemorySegment area = barrier.area();
-            BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
+            BarrierAreas.putLong(area, BarrierAreas.ACTIVE, stepActive);
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
             BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
-            BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
+            BarrierAreas.putLong(area, BarrierAreas.COMPUTED, stepComputed);
             BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
             aggregation.publish(area);
+        }
+
+        /** Computes local vertex {@code l} (of halted's word {@code w}) if it is not halted, or has messages it accepts, or it is superstep 0. */
+        private void computeIfDue(int w, int l) {
+            local = l;
+            vertex = from + l;
+            // asked once, before compute changes the value: messages that arrived and that the vertex accepts
+            accepted = (gathering ? (gatheredHas[w] & (1L << l)) != 0 : mailboxes.hasMessages(l)) && (!selective || accepts(l));
+            boolean wasHalted = (halted[w] & (1L << l)) != 0;
+            if (superstep == 0 || accepted || !wasHalted) {
+                halted[w] &= ~(1L << l);
+                computedWords[w >>> 6] |= 1L << w; // the word's values may change: written after the superstep
+                sent = false;
+                value.moveTo(l * valueBytes);
+                program.compute(this);
+                stepComputed++;
+                if ((halted[w] & (1L << l)) == 0) {
+                    stepActive++;
+                }
+            }
         }
 
         /**

@@ -347,6 +347,38 @@ class PregelTest extends GraphTestBase {
     }
 
     /**
+     * A superstep moves the values of the words of 64 vertices it computed, not the
+     * partition's whole value array: BFS on wiki-Vote (one worker, pushed), each superstep
+     * after the first within its messages (in and out, 16 bytes each at most), the values of
+     * the words holding the level's vertices, and 4 KiB of headers and directory. Superstep
+     * 0 computes every vertex, so it writes every value.
+     */
+    @Test
+    void shouldMoveOnlyTheValuesOfWordsThatComputed() {
+        try (GraphFile g = load("wiki-words", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            int source = 0;
+            int[] depth = Verifier.bfsDepths(g, source);
+            try (PregelJob.Result r = run("wiki-words", new BreadthFirstSearch(source), 1, Messaging.PUSH)) {
+                java.util.List<PregelJob.Superstep> steps = r.supersteps();
+                assertTrue(steps.size() > 3, "a search of several levels");
+                assertTrue(steps.getFirst().bytesMoved() >= 8L * n, "superstep 0 writes every value: " + steps.getFirst().bytesMoved());
+                for (int k = 1; k < steps.size(); k++) {
+                    int level = k;
+                    long words = java.util.stream.IntStream.range(0, n).filter(v -> depth[v] == level).map(v -> v >>> 6).distinct().count();
+                    long bound = 16 * (steps.get(k - 1).messages() + steps.get(k).messages()) + words * 64 * 8 + 4096;
+                    assertTrue(steps.get(k).bytesMoved() <= bound, "superstep " + k + " moved " + steps.get(k).bytesMoved() + " bytes, at most "
+                            + bound + " expected (the whole value array is " + 8L * n + ")");
+                }
+                long[] got = r.longs(0);
+                for (int v = 0; v < n; v++) {
+                    assertEquals(depth[v] < 0 ? BreadthFirstSearch.UNREACHED : depth[v], got[v], "level of vertex " + v);
+                }
+            }
+        }
+    }
+
+    /**
      * Label propagation (ConnectedComponents, one sendToAllNeighbours a superstep) against
      * the sequential union-find of References, on graphs imported directed (heard along in-
      * and out-edges) and undirected, 1 to 3 workers, every way messages may travel; a
