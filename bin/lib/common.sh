@@ -99,7 +99,7 @@ module_jvm_options() {
 
 # Prints the path of the carafe command's AOT cache (JDK 25: classes loaded and linked, and
 # method profiles, kept from a training run) when it matches the build, making it first if it
-# does not: the quick start's job, and again with hybrid messaging (ClassCacheTraining), once per build.
+# does not: the quick start's job and a BFS on the engine (ClassCacheTraining), once per build.
 # Commands then start and warm up sooner (docs/benchmarks.md). Prints nothing, and the
 # command runs as without it, when
 # CARAFE_AOT=off, in a checkout built elsewhere, or if the training run failed (its log says why).
