@@ -45,6 +45,10 @@ final class PartitionWorker implements Callable<Void> {
     private static final long MERGE_GAP_EDGES = 4096;
     /** They read whole blocks of this many edges, and remember which they have read. */
     private static final long EDGE_BLOCK = 4096;
+    /** What {@code computeIfDue} did: bit 0 set when the vertex computed, bit 1 when it stayed active. */
+    private static final int NOT_COMPUTED = 0;
+    private static final int COMPUTED_HALTED = 1;
+    private static final int COMPUTED_ACTIVE = 3;
 
     /**
      * {@code programs} builds the vertex program from the spec in the job's directory;
@@ -173,8 +177,6 @@ final class PartitionWorker implements Callable<Void> {
         private int local;
         private boolean sent;
         private long messagesSent;
-        private long stepComputed; // this superstep's vertices that computed, and those of them not halted after
-        private long stepActive;
 
         Run(RStore rstore, Namespace job, Mapping directory, JobLayout.Header header, VertexProgram program, BarrierWorker barrier, Arena arena) {
             this.rstore = rstore;
@@ -429,8 +431,8 @@ final class PartitionWorker implements Callable<Void> {
                     mailboxes.mergeInto(gathered, gatheredHas);
                 }
             }
-            stepActive = 0;
-            stepComputed = 0;
+            long active = 0;
+            long computed = 0;
             // 64 vertices at a time: only those not halted or with messages can compute, so a
             // superstep with few of them costs a pass over words, not over vertices
             long[] arrived = gathering ? gatheredHas : mailboxes.messageBits();
@@ -439,13 +441,21 @@ final class PartitionWorker implements Callable<Void> {
                 if (w == halted.length - 1 && (size & 63) != 0) {
                     candidates &= (1L << size) - 1; // no vertices past the partition's last
                 }
-                if (candidates == -1L) { // all 64, as in every superstep of PageRank: a counted loop
+                if (candidates == -1L) { // all 64, as in every superstep of PageRank: a counted loop, the word written whole
+                    computedWords[w >>> 6] |= 1L << w;
                     for (int l = w << 6, end = l + 64; l < end; l++) {
-                        computeIfDue(w, l);
+                        int outcome = computeIfDue(w, l);
+                        computed += outcome & 1;
+                        active += outcome >>> 1;
                     }
                 } else {
                     for (; candidates != 0; candidates &= candidates - 1) {
-                        computeIfDue(w, (w << 6) + Long.numberOfTrailingZeros(candidates));
+                        int outcome = computeIfDue(w, (w << 6) + Long.numberOfTrailingZeros(candidates));
+                        if (outcome != NOT_COMPUTED) {
+                            computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: written after the superstep
+                        }
+                        computed += outcome & 1;
+                        active += outcome >>> 1;
                     }
                 }
             }
@@ -466,16 +476,21 @@ final class PartitionWorker implements Callable<Void> {
                 snapshots.publish(superstep);
             }
             MemorySegment area = barrier.area();
-            BarrierAreas.putLong(area, BarrierAreas.ACTIVE, stepActive);
+            BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
             BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messagesSent);
             BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
-            BarrierAreas.putLong(area, BarrierAreas.COMPUTED, stepComputed);
+            BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
             BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
             aggregation.publish(area);
         }
 
-        /** Computes local vertex {@code l} (of halted's word {@code w}) if it is not halted, or has messages it accepts, or it is superstep 0. */
-        private void computeIfDue(int w, int l) {
+        /**
+         * Computes local vertex {@code l} (of halted's word {@code w}) if it is not halted, or
+         * has messages it accepts, or it is superstep 0: returns {@link #NOT_COMPUTED},
+         * {@link #COMPUTED_HALTED} or {@link #COMPUTED_ACTIVE} (bit 0: computed, bit 1: active),
+         * which the loop adds up in locals.
+         */
+        private int computeIfDue(int w, int l) {
             local = l;
             vertex = from + l;
             // asked once, before compute changes the value: messages that arrived and that the vertex accepts
@@ -483,15 +498,12 @@ final class PartitionWorker implements Callable<Void> {
             boolean wasHalted = (halted[w] & (1L << l)) != 0;
             if (superstep == 0 || accepted || !wasHalted) {
                 halted[w] &= ~(1L << l);
-                computedWords[w >>> 6] |= 1L << w; // the word's values may change: written after the superstep
                 sent = false;
                 value.moveTo(l * valueBytes);
                 program.compute(this);
-                stepComputed++;
-                if ((halted[w] & (1L << l)) == 0) {
-                    stepActive++;
-                }
+                return (halted[w] & (1L << l)) == 0 ? COMPUTED_ACTIVE : COMPUTED_HALTED;
             }
+            return NOT_COMPUTED;
         }
 
         /**
