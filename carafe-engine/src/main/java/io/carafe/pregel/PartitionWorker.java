@@ -45,10 +45,6 @@ final class PartitionWorker implements Callable<Void> {
     private static final long MERGE_GAP_EDGES = 4096;
     /** They read whole blocks of this many edges, and remember which they have read. */
     private static final long EDGE_BLOCK = 4096;
-    /** What {@code computeIfDue} did: bit 0 set when the vertex computed, bit 1 when it stayed active. */
-    private static final int NOT_COMPUTED = 0;
-    private static final int COMPUTED_HALTED = 1;
-    private static final int COMPUTED_ACTIVE = 3;
 
     /**
      * {@code programs} builds the vertex program from the spec in the job's directory;
@@ -434,29 +430,36 @@ final class PartitionWorker implements Callable<Void> {
             long active = 0;
             long computed = 0;
             // 64 vertices at a time: only those not halted or with messages can compute, so a
-            // superstep with few of them costs a pass over words, not over vertices
+            // superstep with few of them costs a pass over words, not over vertices. The body
+            // stays in the loop, as it was in the loop over vertices: in a method of its own,
+            // WCC by hooking computed 3-7% slower (3 pairs).
             long[] arrived = gathering ? gatheredHas : mailboxes.messageBits();
             for (int w = 0; w < halted.length; w++) {
                 long candidates = superstep == 0 || arrived == null ? -1L : ~halted[w] | arrived[w];
                 if (w == halted.length - 1 && (size & 63) != 0) {
                     candidates &= (1L << size) - 1; // no vertices past the partition's last
                 }
-                if (candidates == -1L) { // all 64, as in every superstep of PageRank: a counted loop, the word written whole
-                    computedWords[w >>> 6] |= 1L << w;
-                    for (int l = w << 6, end = l + 64; l < end; l++) {
-                        int outcome = computeIfDue(w, l);
-                        computed += outcome & 1;
-                        active += outcome >>> 1;
-                    }
-                } else {
-                    for (; candidates != 0; candidates &= candidates - 1) {
-                        int outcome = computeIfDue(w, (w << 6) + Long.numberOfTrailingZeros(candidates));
-                        if (outcome != NOT_COMPUTED) {
-                            computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: written after the superstep
+                boolean wordComputed = false;
+                for (; candidates != 0; candidates &= candidates - 1) {
+                    local = (w << 6) + Long.numberOfTrailingZeros(candidates);
+                    vertex = from + local;
+                    // asked once, before compute changes the value: messages that arrived and that the vertex accepts
+                    accepted = (gathering ? (gatheredHas[w] & (1L << local)) != 0 : mailboxes.hasMessages(local)) && (!selective || accepts(local));
+                    boolean wasHalted = (halted[w] & (1L << local)) != 0;
+                    if (superstep == 0 || accepted || !wasHalted) {
+                        halted[w] &= ~(1L << local);
+                        sent = false;
+                        value.moveTo(local * valueBytes);
+                        program.compute(this);
+                        wordComputed = true;
+                        computed++;
+                        if ((halted[w] & (1L << local)) == 0) {
+                            active++;
                         }
-                        computed += outcome & 1;
-                        active += outcome >>> 1;
                     }
+                }
+                if (wordComputed) {
+                    computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: written after the superstep
                 }
             }
             boolean dense = gathering && (!hybrid || gather.dense(messagesSent));
@@ -482,28 +485,6 @@ final class PartitionWorker implements Callable<Void> {
             BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
             BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
             aggregation.publish(area);
-        }
-
-        /**
-         * Computes local vertex {@code l} (of halted's word {@code w}) if it is not halted, or
-         * has messages it accepts, or it is superstep 0: returns {@link #NOT_COMPUTED},
-         * {@link #COMPUTED_HALTED} or {@link #COMPUTED_ACTIVE} (bit 0: computed, bit 1: active),
-         * which the loop adds up in locals.
-         */
-        private int computeIfDue(int w, int l) {
-            local = l;
-            vertex = from + l;
-            // asked once, before compute changes the value: messages that arrived and that the vertex accepts
-            accepted = (gathering ? (gatheredHas[w] & (1L << l)) != 0 : mailboxes.hasMessages(l)) && (!selective || accepts(l));
-            boolean wasHalted = (halted[w] & (1L << l)) != 0;
-            if (superstep == 0 || accepted || !wasHalted) {
-                halted[w] &= ~(1L << l);
-                sent = false;
-                value.moveTo(l * valueBytes);
-                program.compute(this);
-                return (halted[w] & (1L << l)) == 0 ? COMPUTED_ACTIVE : COMPUTED_HALTED;
-            }
-            return NOT_COMPUTED;
         }
 
         /**
