@@ -123,7 +123,7 @@ public interface VertexProgram {
     /**
      * True if {@code compute} reads other vertices' values ({@link Context#valueOf}): a
      * parent pointer's parent, as union-find's pointer jumping does. Each worker then writes
-     * its values to RStore after every superstep and reads every partition's back at the
+     * all its values (computed or not) to RStore after every superstep and reads every partition's back at the
      * start of the next, the whole value array (vertex count times the value's bytes) a
      * worker and superstep.
      */
