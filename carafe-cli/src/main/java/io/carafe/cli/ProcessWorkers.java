@@ -15,18 +15,25 @@ final class ProcessWorkers implements Workers {
     private final long timeoutSeconds;
     private final java.util.function.IntFunction<List<String>> launcher;
     private final List<Process> processes = new ArrayList<>();
-    /**
-     * bin/carafe's class cache (JDK 25's AOT cache) and its log settings, when this JVM
-     * started from one: a worker starts from it too (its classpath is this one), or, where
-     * the cache cannot serve (another host's JDK), quietly without.
-     */
-    private static final List<String> CLASS_CACHE_OPTIONS = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
-            .stream().filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:aot") || a.startsWith("-Xlog:cds")).toList();
+    /** This JVM's options that a worker's JVM takes too (see {@link #forwarded}). */
+    private static final List<String> FORWARDED_OPTIONS = forwarded(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
 
     /** {@code launcher}: the words put before worker i's command line (--worker-launcher), none to start it here. */
     ProcessWorkers(long timeoutSeconds, java.util.function.IntFunction<List<String>> launcher) {
         this.timeoutSeconds = timeoutSeconds;
         this.launcher = launcher;
+    }
+
+    /**
+     * Of a JVM's options, those its worker processes take too: bin/carafe's class cache
+     * (JDK 25's AOT cache) and its log settings, with which a worker starts from the same
+     * cache (its classpath is this one) or, where the cache cannot serve (another host's
+     * JDK), quietly without; and the JIT's compile commands, which bin/carafe uses to inline
+     * PageRank's compute into the superstep loop, the loop a worker runs.
+     */
+    static List<String> forwarded(List<String> jvmOptions) {
+        return jvmOptions.stream().filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:aot") || a.startsWith("-Xlog:cds")
+                || a.startsWith("-XX:CompileCommand=")).toList();
     }
 
     /** The shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N. */
@@ -46,7 +53,7 @@ final class ProcessWorkers implements Workers {
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path")));
-        command.addAll(CLASS_CACHE_OPTIONS);
+        command.addAll(FORWARDED_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
                 "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
                 "--superstep-timeout", Long.toString(timeoutSeconds)));
