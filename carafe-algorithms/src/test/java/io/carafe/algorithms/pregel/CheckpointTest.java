@@ -123,6 +123,53 @@ class CheckpointTest extends GraphTestBase {
         }
     }
 
+    /**
+     * A job's checkpoint directory as a command killed in superstep 5 leaves it (copied then,
+     * checkpoint 3 complete), resumed by a program whose state has another shape: refused,
+     * saying why; the program that wrote it goes on from it.
+     */
+    @Test
+    void shouldRefuseToResumeACheckpointOfAnotherShape() {
+        try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            Path checkpoints = dir.resolve("checkpoints");
+            Path kept = dir.resolve("kept");
+            VertexProgram copying = new ForwardingVertexProgram(program("pagerank")) {
+                @Override
+                public void compute(Context ctx) {
+                    if (ctx.superstep() == 5 && ctx.vertex() == 3) {
+                        copy(checkpoints, kept);
+                    }
+                    super.compute(ctx);
+                }
+            };
+            long[] expected = bits(run(copying, Messaging.GATHER, new PregelJob.Recovery(3, checkpoints, 0, r -> { }, false)));
+            VertexProgram oneGlobalMore = new ForwardingVertexProgram(program("pagerank")) {
+                @Override
+                public int globals() {
+                    return super.globals() + 1;
+                }
+            };
+            PregelException refused = assertThrows(PregelException.class,
+                    () -> run(oneGlobalMore, Messaging.GATHER, new PregelJob.Recovery(3, kept, 0, r -> { }, true)));
+            assertTrue(refused.getMessage().contains("checkpoint 3 in " + kept + " holds 2 aggregators and 1 globals, but the program"
+                    + " declares 2 and 2"), refused.getMessage());
+            assertTrue(java.nio.file.Files.isDirectory(kept.resolve("step-3")), "the refusal keeps the checkpoints");
+            List<PregelJob.Restart> restarts = new ArrayList<>();
+            assertArrayEquals(expected, bits(run(program("pagerank"), Messaging.GATHER, new PregelJob.Recovery(3, kept, 0, restarts::add, true))));
+            assertEquals(3, restarts.get(0).resumedFrom());
+        }
+    }
+
+    private static void copy(Path from, Path to) {
+        try (var files = java.nio.file.Files.walk(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                java.nio.file.Files.copy(f, to.resolve(from.relativize(f).toString()));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void shouldFailAsBeforeWithoutACheckpointOrRestartsLeft() {
         try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
