@@ -202,8 +202,12 @@ final class Checkpoints {
         return values;
     }
 
-    /** The coordinator's part of the complete checkpoint {@code superstep}. */
-    static CoordinatorState readCoordinator(Path directory, long superstep) {
+    /**
+     * The coordinator's part of the complete checkpoint {@code superstep}, refused when its
+     * aggregators and globals are not as many as {@code program} declares: another program, or
+     * another version of it (PageRank gained a global), whose state would not fit.
+     */
+    static CoordinatorState readCoordinator(Path directory, long superstep, VertexProgram program) {
         Path file = step(directory, superstep, true).resolve(COORDINATOR);
         try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
             long magic = in.readLong();
@@ -215,6 +219,11 @@ final class Checkpoints {
             long messages = in.readLong();
             long[] aggregates = readLongs(in);
             long[] globals = readLongs(in);
+            if (aggregates.length != program.aggregators().size() || globals.length != program.globals()) {
+                throw new PregelException("checkpoint " + superstep + " in " + directory + " holds " + aggregates.length + " aggregators and "
+                        + globals.length + " globals, but the program declares " + program.aggregators().size() + " and " + program.globals()
+                        + ": it was written by another program or another version of it; run the job again from the start", null);
+            }
             int n = in.readInt();
             List<PregelJob.Superstep> history = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {

@@ -289,14 +289,7 @@ public final class PregelJob {
             if (latest < 0) {
                 throw new PregelException("no complete checkpoint in " + checkpoints + " to resume from", null);
             }
-            restored = Checkpoints.readCoordinator(checkpoints, latest);
-            if (restored.aggregates().length != program.aggregators().size() || restored.globals().length != program.globals()) {
-                // another program, or this one from another version (PageRank gained a global): its state would not fit
-                throw new PregelException("checkpoint " + latest + " in " + checkpoints + " holds " + restored.aggregates().length
-                        + " aggregators and " + restored.globals().length + " globals, but the program declares " + program.aggregators().size()
-                        + " and " + program.globals() + ": it was written by another program or another version of it; run the job again"
-                        + " from the start", null);
-            }
+            restored = Checkpoints.readCoordinator(checkpoints, latest, program);
             Restart resumed = new Restart(-1, "the job's command died; resumed", latest);
             restarts.add(resumed);
             recovery.onRestart().accept(resumed);
@@ -315,7 +308,7 @@ public final class PregelJob {
                                 + (latest < 0 ? " (no checkpoint to restart from yet)" : " (after " + restarts.size() + " restart(s), --max-restarts "
                                 + recovery.maxRestarts() + ")"), failure);
                     }
-                    restored = Checkpoints.readCoordinator(checkpoints, latest);
+                    restored = Checkpoints.readCoordinator(checkpoints, latest, program);
                     Restart restart = new Restart(failedIn[0], failure.getMessage(), latest);
                     restarts.add(restart);
                     recovery.onRestart().accept(restart);

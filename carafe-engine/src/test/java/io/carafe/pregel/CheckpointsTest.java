@@ -23,13 +23,25 @@ class CheckpointsTest {
     @TempDir
     Path dir;
 
+    /** What wrote these checkpoints: one aggregator, no globals. */
+    private static final VertexProgram ONE_AGGREGATOR = new VertexProgram() {
+        @Override
+        public void compute(Context ctx) {
+        }
+
+        @Override
+        public List<Aggregator> aggregators() {
+            return List.of(Aggregator.sumLong());
+        }
+    };
+
     private static final PregelJob.Superstep STEP = new PregelJob.Superstep(4, 0.25, 10, 3, 99, 1234, 2, new double[] {1.5});
 
     @Test
     void shouldRecordTheMessagingAndEachSuperstepsGatheringPartitions() {
         Checkpoints.writeWorker(dir, 5, 0, List.of(java.lang.foreign.MemorySegment.ofArray(new long[] {7})));
         Checkpoints.complete(dir, new Checkpoints.CoordinatorState(5, 3, 99, new long[] {1}, new long[0], List.of(STEP), Messaging.HYBRID), 1);
-        Checkpoints.CoordinatorState read = Checkpoints.readCoordinator(dir, 5);
+        Checkpoints.CoordinatorState read = Checkpoints.readCoordinator(dir, 5, ONE_AGGREGATOR);
         assertEquals(Messaging.HYBRID, read.messaging());
         assertEquals(2, read.history().getFirst().densePartitions());
         assertEquals(99, read.history().getFirst().messages());
@@ -59,7 +71,7 @@ class CheckpointsTest {
             out.writeInt(1);
             out.writeDouble(1.5);
         }
-        Checkpoints.CoordinatorState read = Checkpoints.readCoordinator(dir, 5);
+        Checkpoints.CoordinatorState read = Checkpoints.readCoordinator(dir, 5, ONE_AGGREGATOR);
         assertNull(read.messaging());
         assertEquals(0, read.history().getFirst().densePartitions());
         assertEquals(1234, read.history().getFirst().bytesMoved());
