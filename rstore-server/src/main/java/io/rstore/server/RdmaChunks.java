@@ -1,5 +1,6 @@
 package io.rstore.server;
 
+import io.rstore.ErrorCode;
 import io.rstore.transport.RegionTable;
 import io.rstore.transport.rdma.ChunkResolver;
 import io.rstore.transport.rdma.MemoryRegion;
@@ -25,8 +26,7 @@ public final class RdmaChunks implements AutoCloseable {
     RdmaChunks(RdmaDevice device, RegionTable regions, InetSocketAddress bind, String advertiseHost) {
         this.device = device;
         this.regions = regions;
-        RdmaDevice.RequestHandler resolver = ChunkResolver.handler(this::resolve);
-        this.listener = device.listen(bind, () -> resolver);
+        this.listener = device.listen(bind, () -> ChunkResolver.handler(this::resolve));
         this.address = device.kind() + "://" + advertiseHost + ":" + listener.port();
     }
 
@@ -50,16 +50,17 @@ public final class RdmaChunks implements AutoCloseable {
         }
     }
 
-    private synchronized int resolve(int chunkId, long key, long[] into) {
+    /** The chunk's region, only to the holder of its current key. */
+    private synchronized MemoryRegion resolve(int chunkId, long key) {
         int status = regions.status(chunkId, key, 0, 0);
         MemoryRegion region = byChunk.get(chunkId);
-        if (status != 0 || region == null) {
-            return status != 0 ? status : io.rstore.ErrorCode.UNAUTHORIZED.code();
+        if (status != 0) {
+            throw ErrorCode.of(status).exception("chunk " + chunkId + " is not there under that key");
         }
-        into[0] = region.address();
-        into[1] = region.length();
-        into[2] = region.rkey();
-        return 0;
+        if (region == null) {
+            throw ErrorCode.UNAUTHORIZED.exception("chunk " + chunkId + " is not registered on the device");
+        }
+        return region;
     }
 
     /** Closes the listener and every queue pair: clients' operations fail with SERVER_UNAVAILABLE, as if the host had died. */
