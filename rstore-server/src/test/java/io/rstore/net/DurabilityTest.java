@@ -183,10 +183,11 @@ class DurabilityTest {
         server(0);
         List<Long> answered = java.util.Collections.synchronizedList(new ArrayList<>());
         List<String> created = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicReference<RStoreException> ended = new java.util.concurrent.atomic.AtomicReference<>();
         Thread stream;
         try (RStore client = client("rstore+tcp", port)) {
             Namespace ns = client.createNamespace("stream");
-            ns.reserve(32 << 20);
+            ns.reserve(32 << 20); // the kill comes after ~500 allocations of 64 + i bytes: a few hundred KiB of it
             stream = Thread.ofPlatform().start(() -> {
                 try {
                     for (int i = 0; ; i++) {
@@ -197,15 +198,22 @@ class DurabilityTest {
                         }
                     }
                 } catch (RStoreException e) {
-                    // the master is gone
+                    ended.set(e); // the master is gone, or the test is wrong: checked below
                 }
             });
-            Thread.sleep(1_500);
+            // kill after a count, not a time: a fast machine must not run the reservation dry first
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (answered.size() < 500 && stream.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(stream.isAlive(), () -> "the stream ended before the kill: " + ended.get());
             master.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             stream.join(30_000);
             assertFalse(stream.isAlive(), "the stream did not stop when the master died");
         }
-        assertTrue(answered.size() > 20, "only " + answered.size() + " calls were answered before the kill");
+        assertTrue(answered.size() >= 500, "only " + answered.size() + " calls were answered in 30 s before the kill");
+        assertTrue(ended.get().code() == ErrorCode.MASTER_UNAVAILABLE || ended.get().code() == ErrorCode.TIMED_OUT
+                || ended.get().code() == ErrorCode.CLOSED, () -> "the stream ended by " + ended.get());
 
         master();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
