@@ -87,8 +87,8 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         }
         if (source == target) {
             report.selfLoops++;
-            if (options.dropSelfLoops()) {
-                idOf(source);
+            if (options.dropSelfLoops()) { // the edge goes, its vertex stays
+                vertex(source);
                 return;
             }
         }

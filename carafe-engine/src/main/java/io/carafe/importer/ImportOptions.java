@@ -108,8 +108,10 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
     /** Identifies the options in a cache file, so a cache made with other options is not reused. */
     public long fingerprint() {
         String vertices = verticesFile == null ? "" : verticesFile.toAbsolutePath().normalize().toString();
+        // "drop-keeps-vertices": a cache built when dropping self-loops also dropped vertices that had no other edge is not reused
         String key = String.join("|", "v1", Boolean.toString(undirected), Integer.toString(weightColumn), weights,
-                weights.equals("random") ? Long.toString(seed) : "", weightMap, Boolean.toString(keepDuplicates), Boolean.toString(dropSelfLoops),
+                weights.equals("random") ? Long.toString(seed) : "", weightMap, Boolean.toString(keepDuplicates),
+                dropSelfLoops ? "true|drop-keeps-vertices" : "false",
                 Boolean.toString(skipBadLines), vertices);
         long h = 0xcbf29ce484222325L; // FNV-1a, 64 bit
         for (int i = 0; i < key.length(); i++) {

@@ -55,6 +55,15 @@ class SnapImportTest {
         assertEquals(642, r.selfLoops);
     }
 
+    /** --self-loops drop removes edges, never vertices: 19 of email-Eu-core's have no edge but their self-loop. */
+    @Test
+    void shouldDropSelfLoopEdgesAndKeepEveryVertex() {
+        ImportReport kept = check("snap/email-Eu-core.txt.gz", ImportOptions.defaults(), 1_005, 25_571);
+        ImportReport dropped = check("snap/email-Eu-core.txt.gz", ImportOptions.defaults().withDropSelfLoops(true), 1_005, 25_571);
+        assertEquals(642, dropped.selfLoops);
+        assertEquals(kept.edges - 642, dropped.edges);
+    }
+
     @Test
     void shouldCollapseAGraphListedInBothDirectionsIntoOneEdgeEachWay() {
         ImportReport r = check("snap/CA-CondMat.txt", ImportOptions.defaults().withUndirected(true), 23_133, 186_936);
