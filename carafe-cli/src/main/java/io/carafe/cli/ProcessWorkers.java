@@ -37,6 +37,9 @@ final class ProcessWorkers implements Workers {
     }
 
     /** The shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N. */
+    /** How long a worker's exit waits for the rest of its stderr (a grandchild may hold the pipe open). */
+    private static final long EXIT_RELAY_MS = 2_000;
+
     static boolean killed(int status) {
         return status > 128 && status < 160;
     }
@@ -58,8 +61,21 @@ final class ProcessWorkers implements Workers {
                 "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
                 "--superstep-timeout", Long.toString(timeoutSeconds)));
         try {
-            Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            String[] lastLine = {""};
+            // the worker's stderr goes on to ours as it comes, and its last line into the error if it fails
+            Thread relay = Thread.ofPlatform().daemon().name("carafe-worker-" + index + "-stderr").start(() -> {
+                try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                    for (String line; (line = lines.readLine()) != null; ) {
+                        System.err.println(line);
+                        if (!line.isBlank()) {
+                            lastLine[0] = line;
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process is gone; what it wrote is what we have
+                }
+            });
             synchronized (processes) {
                 processes.add(p);
             }
@@ -70,6 +86,7 @@ final class ProcessWorkers implements Workers {
                 int status;
                 try {
                     status = p.waitFor();
+                    relay.join(EXIT_RELAY_MS); // what it wrote last, before its exit is told
                 } catch (InterruptedException e) {
                     done.completeExceptionally(new PregelException("interrupted while waiting for worker process " + index, e));
                     return;
@@ -78,7 +95,7 @@ final class ProcessWorkers implements Workers {
                     done.complete(null);
                 } else {
                     done.completeExceptionally(new PregelException("worker process " + index + " (pid " + p.pid() + ") " + exit(status)
-                            + (killed(status) ? "" : "; its error is above"), null));
+                            + (lastLine[0].isEmpty() ? "" : ": " + lastLine[0]), null));
                 }
             });
             return done;

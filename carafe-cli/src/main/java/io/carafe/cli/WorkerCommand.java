@@ -42,6 +42,10 @@ final class WorkerCommand implements Callable<Integer> {
             // another worker failed and the coordinator says why; this one only stops
             System.err.printf("carafe worker %d: stopped, the coordinator aborted the job%n", index);
             return CarafeCli.EXIT_RSTORE;
+        } catch (IllegalStateException | IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
+            // the program's own error (a call it did not declare, a bad vertex id): one line, which the coordinator shows
+            System.err.printf("carafe worker %d: the program failed: %s%n", index, e);
+            return CarafeCli.EXIT_RSTORE;
         }
         return 0;
     }

@@ -36,21 +36,26 @@ class UserProgramTest {
     Path dir;
 
     private Path jar() throws IOException {
+        return jar("MaxLabel");
+    }
+
+    /** A jar of the class {@code name}, compiled from the test resource user-program/NAME.java. */
+    private Path jar(String name) throws IOException {
         Path src = dir.resolve("src");
         Files.createDirectories(src);
-        Path source = src.resolve("MaxLabel.java");
-        try (var in = UserProgramTest.class.getResourceAsStream("/user-program/MaxLabel.java")) {
-            Files.copy(in, source);
+        Path source = src.resolve(name + ".java");
+        try (var in = UserProgramTest.class.getResourceAsStream("/user-program/" + name + ".java")) {
+            Files.copy(in, source, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         Path classes = dir.resolve("classes");
         Files.createDirectories(classes);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int rc = javac.run(null, null, null, "-cp", System.getProperty("java.class.path"), "-d", classes.toString(), source.toString());
         assertEquals(0, rc, "the example program compiles against the engine's API");
-        Path jar = dir.resolve("maxlabel.jar");
+        Path jar = dir.resolve(name + ".jar");
         try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
-            out.putNextEntry(new JarEntry("MaxLabel.class"));
-            out.write(Files.readAllBytes(classes.resolve("MaxLabel.class")));
+            out.putNextEntry(new JarEntry(name + ".class"));
+            out.write(Files.readAllBytes(classes.resolve(name + ".class")));
             out.closeEntry();
         }
         return jar;
@@ -120,6 +125,19 @@ class UserProgramTest {
         }
         assertEquals(want, got);
         assertNotEquals(expected(edges, 3), got, "the --param reached the program: 3 rounds give other labels");
+    }
+
+    /** A program's own error in worker processes: exit 3, and the worker's one line in the coordinator's error. */
+    @Test
+    void shouldExitWithTheWorkersOwnErrorWhenTheProgramFailsInWorkerProcesses() throws IOException {
+        long[][] edges = new long[200][2];
+        Path graph = graph(edges);
+        StringWriter out = new StringWriter();
+        int code = carafe(out, "run", "--program", jar("UndeclaredInDegree") + ":UndeclaredInDegree", "-g", graph.toString(),
+                "--workers", "2", "--worker-processes");
+        assertEquals(CarafeCli.EXIT_RSTORE, code, out.toString());
+        assertTrue(out.toString().contains("inDegree() on a directed graph needs a program that declares needsInEdges()"), out.toString());
+        assertTrue(out.toString().contains("exited with code 3: carafe worker "), "the worker exits 3 with one line, shown by the coordinator: " + out);
     }
 
     @Test
