@@ -22,6 +22,11 @@ final class EngineOptions {
                     + " auto: hybrid when the program allows it, else push (default: ${DEFAULT-VALUE})")
     String messaging;
 
+    @Option(names = "--neighbourhood-cache", paramLabel = "SIZE",
+            description = "for programs that read other vertices' edges (tc, lcc): how much of other partitions' edges each worker keeps"
+                    + " (e.g. 1GiB; default: 64MiB)")
+    String neighbourhoodCache;
+
     @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")
     long superstepTimeoutSeconds;
 
@@ -68,7 +73,7 @@ final class EngineOptions {
 
     /** Options only the Pregel engine reads: a kernel on threads of the command's process refuses them rather than ignore them. */
     private static final java.util.List<String> ENGINE_ONLY = java.util.List.of("--worker-processes", "--worker-launcher", "--messaging",
-            "--partition-weights", "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics",
+            "--partition-weights", "--neighbourhood-cache", "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics",
             "--resume-checkpoints", "--max-supersteps");
 
     /** Refuses, naming --algorithm pregel, the engine's options given to {@code algorithm}'s kernel {@code method}, which runs in this process. */
@@ -186,6 +191,7 @@ final class EngineOptions {
             case "hybrid" -> Messaging.HYBRID;
             default -> throw new IllegalArgumentException("--messaging must be auto, push, gather or hybrid, was " + messaging);
         };
-        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode);
+        long cache = neighbourhoodCache == null ? PregelJob.Options.DEFAULT_NEIGHBOURHOOD_CACHE_BYTES : io.rstore.config.Units.parseBytes(neighbourhoodCache);
+        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode, cache);
     }
 }

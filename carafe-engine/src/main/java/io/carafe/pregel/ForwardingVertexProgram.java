@@ -70,6 +70,11 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
+    public boolean readsNeighbourhoods() {
+        return delegate.readsNeighbourhoods();
+    }
+
+    @Override
     public List<Aggregator> aggregators() {
         return delegate.aggregators();
     }

@@ -13,13 +13,15 @@ package io.carafe.pregel;
  *
  * <p>The same holds for the whole value array that a program reading other vertices'
  * values has each worker read at the start of a superstep ({@link ValueSnapshots}): one
- * buffer serves the process's workers.
+ * buffer serves the process's workers, and so do the edge offsets of every vertex that a
+ * program reading neighbourhoods needs ({@link io.carafe.graph.EdgeOffsets}).
  */
 final class GatheredArrays {
     private double[] doubles;
     private long[] longs;
     private long[] sent;
     private java.lang.foreign.MemorySegment values;
+    private io.carafe.graph.EdgeOffsets edgeOffsets;
 
     synchronized double[] doubles(int length) {
         if (doubles == null || doubles.length != length) {
@@ -41,6 +43,14 @@ final class GatheredArrays {
             values = java.lang.foreign.Arena.ofAuto().allocate(bytes, 8);
         }
         return values;
+    }
+
+    /** Every vertex's edge offsets, for programs that read neighbourhoods: read by the first worker that asks. */
+    synchronized io.carafe.graph.EdgeOffsets edgeOffsets(java.util.function.Supplier<io.carafe.graph.EdgeOffsets> read) {
+        if (edgeOffsets == null) {
+            edgeOffsets = read.get();
+        }
+        return edgeOffsets;
     }
 
     synchronized long[] sentBits(int words) {

@@ -20,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * 320 program spec length (int)   324 program spec (UTF-8, up to 2,748 bytes; empty: threads only)
  * 3072 first superstep (long: 0, or the checkpoint a restarted job goes on from)
  * 3080 checkpoint every K supersteps (int, 0: none)   3084 checkpoint directory length (int)
- * 3088 checkpoint directory (UTF-8, up to 1,008 bytes)
+ * 3088 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
+ * 3096 checkpoint directory (UTF-8, up to 1,000 bytes)
  * 4096 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (address, capacity) for the even then the odd container;
  *     row i = the outboxes of worker i
@@ -29,7 +30,7 @@ import java.nio.charset.StandardCharsets;
  * </pre>
  */
 public final class JobLayout {
-    public static final long MAGIC = 0x34424f4a_47455250L; // "PREGJOB4"
+    public static final long MAGIC = 0x35424f4a_47455250L; // "PREGJOB5"
     private static final long PARTITIONS = 8;
     private static final long AGGREGATORS = 12;
     private static final long VERTICES = 16;
@@ -49,9 +50,10 @@ public final class JobLayout {
     private static final long FIRST_SUPERSTEP = 3072;
     private static final long CHECKPOINT_EVERY = 3080;
     private static final long CHECKPOINT_DIR_LENGTH = 3084;
-    private static final long CHECKPOINT_DIR = 3088;
-    private static final int CHECKPOINT_DIR_MAX = 1008;
+    private static final long NEIGHBOURHOOD_CACHE = CHECKPOINT_DIR_LENGTH + 4;
+    private static final long CHECKPOINT_DIR = NEIGHBOURHOOD_CACHE + 8;
     private static final long STARTS = 4096;
+    private static final int CHECKPOINT_DIR_MAX = (int) (STARTS - CHECKPOINT_DIR);
     private static final long CELL = 32;
     private static final long BROADCAST = 16;
 
@@ -59,11 +61,12 @@ public final class JobLayout {
      * What the coordinator writes: the job as every worker must see it. A job restarted from
      * a checkpoint starts at {@code firstSuperstep}, which the workers restore from
      * {@code checkpointDirectory}; with {@code checkpointEvery} K > 0 they write their part of
-     * a checkpoint there after every K-th superstep.
+     * a checkpoint there after every K-th superstep. A program that reads neighbourhoods
+     * keeps at most {@code neighbourhoodCacheBytes} of other partitions' edges per worker.
      */
     public record Header(int partitions, int aggregators, int globals, long vertices, long edges, int valueBytes, int messageBytes,
                          long valuesAt, long barrierAt, Messaging messaging, String graph, String program, int[] starts,
-                         long firstSuperstep, int checkpointEvery, String checkpointDirectory) {
+                         long firstSuperstep, int checkpointEvery, String checkpointDirectory, long neighbourhoodCacheBytes) {
     }
 
     private JobLayout() {
@@ -177,6 +180,7 @@ public final class JobLayout {
         }
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP, h.firstSuperstep());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY, h.checkpointEvery());
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, NEIGHBOURHOOD_CACHE, h.neighbourhoodCacheBytes());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_DIR_LENGTH, checkpoints.length);
         MemorySegment.copy(checkpoints, 0, s, ValueLayout.JAVA_BYTE, CHECKPOINT_DIR, checkpoints.length);
         for (int p = 0; p <= h.partitions(); p++) {
@@ -201,7 +205,7 @@ public final class JobLayout {
                 messaging(s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING)),
                 text(s, NAME_LENGTH, NAME, NAME_MAX), text(s, PROGRAM_LENGTH, PROGRAM, PROGRAM_MAX), starts,
                 s.get(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP), s.get(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY),
-                text(s, CHECKPOINT_DIR_LENGTH, CHECKPOINT_DIR, CHECKPOINT_DIR_MAX));
+                text(s, CHECKPOINT_DIR_LENGTH, CHECKPOINT_DIR, CHECKPOINT_DIR_MAX), s.get(ValueLayout.JAVA_LONG_UNALIGNED, NEIGHBOURHOOD_CACHE));
     }
 
     private static Messaging messaging(int code) {

@@ -1,7 +1,10 @@
 package io.carafe.pregel;
 
+import io.carafe.graph.EdgeOffsets;
 import io.carafe.graph.GraphPartition;
 import io.carafe.graph.InEdgeLists;
+import io.carafe.graph.NeighbourhoodReader;
+import io.carafe.graph.Neighbours;
 import io.carafe.graph.SequentialEdgeIterator;
 import io.rstore.Batch;
 import io.rstore.MapFlags;
@@ -119,6 +122,7 @@ final class PartitionWorker implements Callable<Void> {
         private final boolean onceOnly; // one send a superstep, of one kind (Sends.broadcasts)
         private final boolean toAll;    // and that kind is sendToAllNeighbours
         private final boolean plusWeight; // sendToOutNeighbours(d) delivers d + the edge's weight
+        private final boolean silent;     // the program sends nothing (Sends.NOTHING): no mailboxes
         private final Aggregation aggregation;
         private final int aggregators;
         private final int globals;
@@ -134,6 +138,7 @@ final class PartitionWorker implements Callable<Void> {
         // the graph: mapped when first needed (gathering programs that only send may never need it)
         private GraphPartition part;
         private SequentialEdgeIterator scan;
+        private NeighbourhoodReader neighbourhoods; // when the program reads other vertices' edges
         private boolean directed;
         private Gather gather;
         private InEdgeLists inEdges;
@@ -155,6 +160,7 @@ final class PartitionWorker implements Callable<Void> {
         private final InEdgeCursor inEdgeCursor = new InEdgeCursor();
         private final long[] halted;
         private final long[] computedWords; // bit w: a vertex of halted's word w computed this superstep
+        private final long[] noMessages;    // the message bits of a program that sends nothing: none
         private final Batch valueWrites = new Batch();
         private final long[] sentLocal; // hybrid: local vertices that sent this superstep
         private final boolean selective; // the program says which vertices accept messages (acceptsMessages)
@@ -193,6 +199,7 @@ final class PartitionWorker implements Callable<Void> {
             this.onceOnly = program.sends().broadcasts();
             this.toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
             this.plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
+            this.silent = program.sends() == VertexProgram.Sends.NOTHING;
             this.aggregation = new Aggregation(program.aggregators());
             this.aggregators = header.aggregators();
             this.globals = header.globals();
@@ -208,6 +215,7 @@ final class PartitionWorker implements Callable<Void> {
             this.outgoing = RecordView.allocate(messageLayout);
             this.halted = new long[(size + 63) >>> 6];
             this.computedWords = new long[(halted.length + 63) >>> 6];
+            this.noMessages = silent ? new long[halted.length] : null;
             this.sentLocal = hybrid ? new long[halted.length] : null;
             this.selective = declaresAcceptance(program);
             this.acceptance = selective ? this::accepts : null;
@@ -231,8 +239,13 @@ final class PartitionWorker implements Callable<Void> {
                 if (!gathering) {
                     openGraph();
                 }
-                if (needsInEdges && directed) {
+                if ((needsInEdges || program.readsNeighbourhoods()) && directed) {
                     inEdges = InEdgeLists.read(rstore, header.graph(), from, from + size, true);
+                }
+                if (program.readsNeighbourhoods()) {
+                    openGraph();
+                    EdgeOffsets offsets = gatheredArrays.edgeOffsets(() -> EdgeOffsets.read(rstore, header.graph()));
+                    neighbourhoods = new NeighbourhoodReader(rstore, header.graph(), offsets, part, inEdges, header.neighbourhoodCacheBytes());
                 }
                 setUp();
                 if (first > 0) {
@@ -267,6 +280,9 @@ final class PartitionWorker implements Callable<Void> {
                 }
                 if (gather != null) {
                     gather.close();
+                }
+                if (neighbourhoods != null) {
+                    neighbourhoods.close();
                 }
                 if (part != null) {
                     part.close();
@@ -318,7 +334,7 @@ final class PartitionWorker implements Callable<Void> {
                 java.util.Arrays.fill(sparse, gather.mostSparseMessages());
                 mailboxes = new Mailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), combiner, arena);
                 mailboxes.allocate(sparse);
-            } else if (!gathering) {
+            } else if (!gathering && !silent) {
                 long[] edgesInto = new long[partitions];
                 for (int v; (v = scan.nextVertex()) >= 0; ) {
                     for (int t; (t = scan.nextInt()) >= 0; ) {
@@ -433,7 +449,7 @@ final class PartitionWorker implements Callable<Void> {
             // superstep with few of them costs a pass over words, not over vertices. The body
             // stays in the loop, as it was in the loop over vertices: in a method of its own,
             // WCC by hooking computed 3-7% slower (3 pairs).
-            long[] arrived = gathering ? gatheredHas : mailboxes.messageBits(); // who has messages; null: ask the mailboxes
+            long[] arrived = gathering ? gatheredHas : silent ? noMessages : mailboxes.messageBits(); // who has messages; null: ask the mailboxes
             for (int w = 0; w < halted.length; w++) {
                 long candidates = superstep == 0 || arrived == null ? -1L : ~halted[w] | arrived[w];
                 if (w == halted.length - 1 && (size & 63) != 0) {
@@ -763,6 +779,37 @@ final class PartitionWorker implements Callable<Void> {
         }
 
         @Override
+        public Neighbours outNeighbours(int vertex) {
+            return neighbourhoods("outNeighbours", vertex).out(vertex);
+        }
+
+        @Override
+        public Neighbours inNeighbours(int vertex) {
+            return neighbourhoods("inNeighbours", vertex).in(vertex);
+        }
+
+        @Override
+        public int outDegreeOf(int vertex) {
+            return neighbourhoods("outDegreeOf", vertex).outDegree(vertex);
+        }
+
+        @Override
+        public int inDegreeOf(int vertex) {
+            return neighbourhoods("inDegreeOf", vertex).inDegree(vertex);
+        }
+
+        /** The reader, once the call is known to be allowed. */
+        private NeighbourhoodReader neighbourhoods(String what, int vertex) {
+            if (neighbourhoods == null) {
+                throw new IllegalStateException(what + "(vertex) needs a program that declares readsNeighbourhoods()");
+            }
+            if (vertex < 0 || vertex >= vertexCount) {
+                throw new IllegalArgumentException(what + "(" + vertex + "): no such vertex; internal ids run from 0 to " + (vertexCount - 1));
+            }
+            return neighbourhoods;
+        }
+
+        @Override
         public VertexProgram.Edges outEdges() {
             SequentialEdgeIterator s = positioned();
             s.rewindEdges();
@@ -791,8 +838,16 @@ final class PartitionWorker implements Callable<Void> {
             return outgoing;
         }
 
+        /** A program that declares {@link VertexProgram.Sends#NOTHING} has no mailboxes to send through. */
+        private void requireSending() {
+            if (silent) {
+                throw new IllegalStateException("this program declares Sends.NOTHING, so it may not send messages");
+            }
+        }
+
         @Override
         public void sendTo(int target, RecordView message) {
+            requireSending();
             if (onceOnly) {
                 throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it may not send to a vertex id");
             }
@@ -804,6 +859,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToOutNeighbours(RecordView message) {
+            requireSending();
             sendOnce(false);
             if (gathering) { // one 8-byte value, as Messaging.canBroadcast requires
                 broadcast(message.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, message.base()));
@@ -814,6 +870,7 @@ final class PartitionWorker implements Callable<Void> {
 
         @Override
         public void sendToAllNeighbours(RecordView message) {
+            requireSending();
             if (onceOnly && !toAll) {
                 throw new IllegalStateException("this program declares Sends." + program.sends() + ", so it may not send to all neighbours");
             }

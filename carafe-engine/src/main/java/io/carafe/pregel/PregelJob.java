@@ -41,9 +41,13 @@ public final class PregelJob {
      * @param maxSupersteps     bound on supersteps
      * @param superstepTimeoutMs bound on any one superstep (and on setup)
      * @param messaging         how messages travel (AUTO: gather when the program allows it)
+     * @param neighbourhoodCacheBytes each worker's cache of other partitions' edges, for programs that read neighbourhoods
      */
     public record Options(int workers, double vertexWeight, double edgeWeight, long maxSupersteps, long superstepTimeoutMs,
-                          Messaging messaging) {
+                          Messaging messaging, long neighbourhoodCacheBytes) {
+        /** Each worker's cache of other partitions' edges, for programs that read neighbourhoods: 64 MiB unless set. */
+        public static final long DEFAULT_NEIGHBOURHOOD_CACHE_BYTES = 64L << 20;
+
         public Options {
             java.util.Objects.requireNonNull(messaging, "messaging");
             if (workers < 1 || workers > 1024) {
@@ -55,18 +59,26 @@ public final class PregelJob {
             if (superstepTimeoutMs < 1) {
                 throw new IllegalArgumentException("the superstep timeout must be >= 1 ms, was " + superstepTimeoutMs);
             }
+            if (neighbourhoodCacheBytes < io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES) {
+                throw new IllegalArgumentException("--neighbourhood-cache must be at least " + (io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES >> 20)
+                        + "MiB, was " + neighbourhoodCacheBytes + " bytes");
+            }
         }
 
         public static Options defaults(int workers) {
-            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO);
+            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO, DEFAULT_NEIGHBOURHOOD_CACHE_BYTES);
         }
 
         public Options withMaxSupersteps(long n) {
-            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging);
+            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging, neighbourhoodCacheBytes);
         }
 
         public Options withMessaging(Messaging m) {
-            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m);
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m, neighbourhoodCacheBytes);
+        }
+
+        public Options withNeighbourhoodCacheBytes(long bytes) {
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, bytes);
         }
     }
 
@@ -347,7 +359,8 @@ public final class PregelJob {
                 JobLayout.writeHeader(directory.segment(), new JobLayout.Header(partitions, aggregators.size(), globals, header.vertexCount(),
                         header.edgeCount(), valueLayout.bytes(), program.messageLayout().bytes(), valuesSegment.address(),
                         barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts(),
-                        restored == null ? 0 : restored.superstep(), checkpointEvery, checkpoints == null ? "" : checkpoints.toString()));
+                        restored == null ? 0 : restored.superstep(), checkpointEvery, checkpoints == null ? "" : checkpoints.toString(),
+                        options.neighbourhoodCacheBytes()));
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {

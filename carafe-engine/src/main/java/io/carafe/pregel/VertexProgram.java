@@ -1,5 +1,7 @@
 package io.carafe.pregel;
 
+import io.carafe.graph.Neighbours;
+
 import java.util.List;
 
 /**
@@ -83,11 +85,17 @@ public interface VertexProgram {
          * of one double with a {@link DoubleCombiner}; gathered along in-edges with their
          * weights.
          */
-        OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
+        OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT,
+        /**
+         * No messages at all: the program reads what it needs instead (other vertices' values,
+         * {@link #readsOtherValues()}; their edges, {@link #readsNeighbourhoods()}), as label
+         * propagation does. The engine sets up no mailboxes, and a send fails.
+         */
+        NOTHING;
 
         /** Whether a vertex sends one value at most once a superstep, along its out-edges or all its edges, and nothing else. */
         public boolean broadcasts() {
-            return this != ANY;
+            return this != ANY && this != NOTHING;
         }
     }
 
@@ -128,6 +136,17 @@ public interface VertexProgram {
      * worker and superstep.
      */
     default boolean readsOtherValues() {
+        return false;
+    }
+
+    /**
+     * True if {@code compute} reads other vertices' edges ({@link Context#outNeighbours},
+     * {@link Context#inNeighbours}): a triangle's third side, looked up instead of asked for
+     * by message. Each worker then reads every vertex's edge offsets (16 bytes a vertex, one
+     * copy per process), its own partition's edges and in-edges whole, and other partitions'
+     * edges on demand through a cache of at most {@code --neighbourhood-cache} bytes.
+     */
+    default boolean readsNeighbourhoods() {
         return false;
     }
 
@@ -228,6 +247,21 @@ public interface VertexProgram {
 
         /** The combined message when messages are one long with a {@link LongCombiner}. */
         long messageLong();
+
+        /**
+         * Any vertex's out-neighbours, ascending; needs {@link #readsNeighbourhoods()}. The same
+         * flyweight each call, re-pointed; what {@link #inNeighbours} returned stays valid.
+         */
+        Neighbours outNeighbours(int vertex);
+
+        /** Any vertex's in-neighbours, ascending (out-neighbours on an undirected graph); needs {@link #readsNeighbourhoods()}. */
+        Neighbours inNeighbours(int vertex);
+
+        /** Any vertex's out-degree; needs {@link #readsNeighbourhoods()}. */
+        int outDegreeOf(int vertex);
+
+        /** Any vertex's in-degree (out-degree on an undirected graph); needs {@link #readsNeighbourhoods()}. */
+        int inDegreeOf(int vertex);
 
         /** Out-edges of this vertex; restarts at the first edge each call. */
         Edges outEdges();

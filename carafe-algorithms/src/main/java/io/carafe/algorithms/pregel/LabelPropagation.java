@@ -4,20 +4,25 @@ import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
-import java.util.Arrays;
-
 /**
  * Community detection by label propagation (CDLP) as LDBC Graphalytics defines it:
  * synchronous, the initial label of a vertex is its original id, and in each of
  * {@code iterations} rounds every vertex takes the label most frequent among its
  * neighbours, ties going to the smallest. On a directed graph in- and out-neighbours both
  * count, so a neighbour joined both ways counts twice; a vertex without neighbours keeps
- * its label. Messages are not combined: a vertex reads every label it was sent.
+ * its label.
+ *
+ * <p>As Gemini does it, by reading the neighbours' labels rather than being sent them: a
+ * vertex reads its own in- and out-edges and each neighbour's label as the previous
+ * superstep left it ({@link Context#longValueOf}), and counts them in a per-worker hash
+ * table that is cleared slot by slot. No message is sent, so the memory is the labels'
+ * (three copies of the value array in RStore, one read copy per process), not one record
+ * per edge.
  */
 public final class LabelPropagation implements VertexProgram {
     private final int iterations;
-    /** Per worker thread: the labels a vertex received, sorted to count them. */
-    private final ThreadLocal<long[][]> scratch = ThreadLocal.withInitial(() -> new long[][] {new long[64]});
+    /** Per worker thread: the labels a vertex's neighbours hold, counted. */
+    private final ThreadLocal<LabelCounts> scratch = ThreadLocal.withInitial(LabelCounts::new);
 
     public LabelPropagation(int iterations) {
         if (iterations < 0) {
@@ -32,8 +37,8 @@ public final class LabelPropagation implements VertexProgram {
     }
 
     @Override
-    public RecordLayout messageLayout() {
-        return RecordLayout.LONG;
+    public Sends sends() {
+        return Sends.NOTHING;
     }
 
     @Override
@@ -42,46 +47,33 @@ public final class LabelPropagation implements VertexProgram {
     }
 
     @Override
+    public boolean readsOtherValues() {
+        return true;
+    }
+
+    @Override
     public void compute(Context ctx) {
         RecordView label = ctx.value();
         if (ctx.superstep() == 0) {
             label.setLong(0, ctx.originalId());
-        } else if (ctx.hasMessages()) {
-            label.setLong(0, mostFrequent(ctx));
-        }
-        if (ctx.superstep() < iterations) {
-            RecordView m = ctx.newMessage();
-            m.setLong(0, label.getLong(0));
-            ctx.sendToAllNeighbours(m);
-        }
-        ctx.voteToHalt();
-    }
-
-    private long mostFrequent(Context ctx) {
-        int n = ctx.messageCount();
-        long[][] holder = scratch.get();
-        if (holder[0].length < n) {
-            holder[0] = new long[Math.max(n, 2 * holder[0].length)];
-        }
-        long[] labels = holder[0];
-        for (int i = 0; i < n; i++) {
-            labels[i] = ctx.message(i).getLong(0);
-        }
-        Arrays.sort(labels, 0, n);
-        long best = labels[0];
-        int bestCount = 0;
-        for (int i = 0; i < n; ) {
-            int j = i;
-            while (j < n && labels[j] == labels[i]) {
-                j++;
+        } else {
+            LabelCounts counts = scratch.get();
+            counts.clear(ctx.outDegree() + (ctx.directed() ? ctx.inDegree() : 0));
+            for (Edges e = ctx.outEdges(); e.next(); ) {
+                counts.add(ctx.longValueOf(e.target()));
             }
-            if (j - i > bestCount) { // ascending order: on a tie the smaller label, seen first, stays
-                best = labels[i];
-                bestCount = j - i;
+            if (ctx.directed()) {
+                for (Edges e = ctx.inEdges(); e.next(); ) {
+                    counts.add(ctx.longValueOf(e.target()));
+                }
             }
-            i = j;
+            if (counts.distinct() > 0) {
+                label.setLong(0, counts.mostFrequent());
+            }
         }
-        return best;
+        if (ctx.superstep() >= iterations) {
+            ctx.voteToHalt();
+        }
     }
 
     @Override
@@ -97,5 +89,69 @@ public final class LabelPropagation implements VertexProgram {
     @Override
     public String spec() {
         return "cdlp iterations=" + iterations;
+    }
+
+    /**
+     * Counts of labels, by open addressing (linear probing) in arrays that grow to the
+     * largest neighbourhood seen and are cleared only where they were used: a hub's table
+     * costs nothing to the vertices after it.
+     */
+    static final class LabelCounts {
+        private long[] labels = new long[64];
+        private int[] counts = new int[64];
+        private int[] used = new int[32];
+        private int distinct;
+        private int mask = 63;
+
+        /** Empties the table, with room for {@code most} labels at most half full. */
+        void clear(int most) {
+            for (int i = 0; i < distinct; i++) {
+                counts[used[i]] = 0;
+            }
+            distinct = 0;
+            if (2 * most > counts.length) {
+                int capacity = Integer.highestOneBit(Math.max(64, 4 * most - 1));
+                labels = new long[capacity];
+                counts = new int[capacity];
+                used = new int[capacity / 2];
+                mask = capacity - 1;
+            }
+        }
+
+        void add(long label) {
+            int slot = (int) (mix(label) & mask);
+            while (counts[slot] != 0 && labels[slot] != label) {
+                slot = (slot + 1) & mask;
+            }
+            if (counts[slot] == 0) {
+                labels[slot] = label;
+                used[distinct++] = slot;
+            }
+            counts[slot]++;
+        }
+
+        int distinct() {
+            return distinct;
+        }
+
+        /** The label counted most often, the smallest among equals. */
+        long mostFrequent() {
+            long best = Long.MAX_VALUE;
+            int bestCount = 0;
+            for (int i = 0; i < distinct; i++) {
+                int slot = used[i];
+                if (counts[slot] > bestCount || counts[slot] == bestCount && labels[slot] < best) {
+                    best = labels[slot];
+                    bestCount = counts[slot];
+                }
+            }
+            return best;
+        }
+
+        private static long mix(long x) { // a 64-bit finalizer (Stafford's mix 13): ids close together land far apart
+            x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+            x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+            return x ^ (x >>> 31);
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -67,6 +68,21 @@ class GraphalyticsTest extends GraphTestBase {
                     assertEquals(want, lcc[v], 1e-12 * Math.max(1, Math.abs(want)), "LCC of " + at);
                 }
             }
+        }
+    }
+
+    /**
+     * One Triangles object for three jobs on two graphs, as a caller may keep one: each
+     * job's workers orient their own graph, whatever thread ran an earlier job's worker.
+     */
+    @Test
+    void shouldCountTheTrianglesOfEachJobWithOneProgramObject() {
+        Triangles one = new Triangles(false);
+        try (GraphFile wiki = load("reuse-wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults());
+             GraphFile eu = load("reuse-eu", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            assertArrayEquals(References.triangles(wiki), longs("reuse-wiki", one, 2, Triangles.COUNT), "wiki-Vote");
+            assertArrayEquals(References.triangles(eu), longs("reuse-eu", one, 2, Triangles.COUNT), "email-Eu-core after wiki-Vote");
+            assertArrayEquals(References.triangles(wiki), longs("reuse-wiki", one, 3, Triangles.COUNT), "wiki-Vote again, three workers");
         }
     }
 

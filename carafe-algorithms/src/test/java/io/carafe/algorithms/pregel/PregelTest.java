@@ -10,6 +10,7 @@ import io.carafe.importer.GraphFile;
 import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.DoubleCombiner;
+import io.carafe.pregel.ForwardingVertexProgram;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
@@ -618,6 +619,75 @@ class PregelTest extends GraphTestBase {
             for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID, Messaging.PUSH}) {
                 assertArrayEquals(want, doubles(run("wiki-max", new LargestInNeighbour(), 3, messaging)), messaging.name());
             }
+        }
+    }
+
+    /** docs/carafe.md's example: how many of a vertex's out-neighbours link back, read from their own lists. */
+    static final class LinksBack implements VertexProgram {
+        @Override
+        public RecordLayout valueLayout() {
+            return RecordLayout.LONG;
+        }
+
+        @Override
+        public boolean readsNeighbourhoods() {
+            return true;
+        }
+
+        @Override
+        public Sends sends() {
+            return Sends.NOTHING;
+        }
+
+        @Override
+        public void compute(Context ctx) {
+            long back = 0;
+            for (Edges e = ctx.outEdges(); e.next(); ) {
+                if (ctx.outNeighbours(e.target()).search(0, ctx.vertex()) >= 0) {
+                    back++;
+                }
+            }
+            ctx.value().setLong(0, back);
+            ctx.voteToHalt();
+        }
+    }
+
+    /**
+     * Slashdot's 948,464 edges are four blocks of targets: with the smallest cache (three
+     * blocks an edge array) three workers read each other's lists, evicting and reading
+     * blocks again. Against the reciprocal edges counted from the graph file.
+     */
+    @Test
+    void shouldReadOtherPartitionsNeighbourhoodsThroughASmallCache() {
+        try (GraphFile g = load("slashdot-links", shared("snap/soc-Slashdot0902.txt.gz"), ImportOptions.defaults())) {
+            it.unimi.dsi.fastutil.longs.LongOpenHashSet edges = new it.unimi.dsi.fastutil.longs.LongOpenHashSet();
+            forEachEdge(g, (s, t) -> edges.add((long) s << 32 | t));
+            long[] want = new long[(int) g.header().vertexCount()];
+            forEachEdge(g, (s, t) -> want[s] += edges.contains((long) t << 32 | s) ? 1 : 0);
+            PregelJob.Options small = PregelJob.Options.defaults(3).withNeighbourhoodCacheBytes(io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES);
+            assertArrayEquals(want, longs(PregelJob.run(rstore, "slashdot-links", new LinksBack(), small, null)));
+        }
+    }
+
+    @Test
+    void shouldRefuseNeighbourhoodsUndeclaredAndSendsFromAProgramThatSendsNothing() {
+        try (GraphFile g = load("eu-reads", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            VertexProgram undeclared = new ForwardingVertexProgram(new LinksBack()) {
+                @Override
+                public boolean readsNeighbourhoods() {
+                    return false;
+                }
+            };
+            PregelException e = assertThrows(PregelException.class, () -> run("eu-reads", undeclared, 2));
+            assertTrue(e.getMessage().contains("needs a program that declares readsNeighbourhoods()"), e.getMessage());
+            VertexProgram sending = new ForwardingVertexProgram(new LinksBack()) {
+                @Override
+                public void compute(Context ctx) {
+                    ctx.sendTo(0, 1L);
+                }
+            };
+            PregelException s = assertThrows(PregelException.class, () -> run("eu-reads", sending, 2));
+            assertTrue(s.getMessage().contains("declares Sends.NOTHING, so it may not send"), s.getMessage());
         }
     }
 

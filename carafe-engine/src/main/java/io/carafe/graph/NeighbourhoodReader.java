@@ -1,0 +1,238 @@
+package io.carafe.graph;
+
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * Any vertex's out- and in-neighbours, for a worker that owns a range of vertices and
+ * reads the rest of the graph one-sided: its own range from memory it has already read
+ * (the partition's edges and in-edges), every other vertex's lists through a bounded
+ * cache of fixed-size blocks of the graph's edge arrays in RStore, each block read whole
+ * on its first use and kept until the cache needs its room (oldest loaded first out).
+ * Where every vertex's list starts comes from the graph's offsets ({@link EdgeOffsets}),
+ * read once. An edge array the cache can hold whole is kept whole (a list is then read
+ * where it lies); in a smaller cache a list that crosses a block boundary is copied into
+ * a scratch array that grows to the longest such list. Nothing else is allocated per call.
+ */
+public final class NeighbourhoodReader implements AutoCloseable {
+    /** The cache's unit: a block of an edge array, read whole. */
+    public static final long BLOCK_BYTES = 1L << 20;
+    private static final int BLOCK_INTS = (int) (BLOCK_BYTES / Integer.BYTES);
+    /** The least cache: three blocks per edge array, so two pinned lists leave one to read into. */
+    public static final long MIN_CACHE_BYTES = 6 * BLOCK_BYTES;
+    private static final int OUT = 0;
+    private static final int IN = 1;
+
+    private final EdgeOffsets offsets;
+    private final int from;
+    private final int to;
+    private final MemorySegment ownTargets;  // the range's out-edge targets, from its first edge
+    private final long ownFirstEdge;
+    private final InEdgeLists ownIn;         // the range's in-edges (null on an undirected graph: they are the out-edges)
+    private final MemorySegment ownSources;
+    private final Blocks outBlocks;
+    private final Blocks inBlocks;           // null on an undirected graph
+    private final Arena arena = Arena.ofShared();
+    private final Neighbours out = new Neighbours();
+    private final Neighbours in = new Neighbours();
+
+    /**
+     * Reads graph {@code name}'s lists for the worker of {@code own}, whose out-edges it reads
+     * now, whole, and whose in-edges are {@code ownIn} (null on an undirected graph); at most
+     * {@code cacheBytes} of other vertices' edges are kept (at least {@link #MIN_CACHE_BYTES}).
+     */
+    public NeighbourhoodReader(RStore rstore, String name, EdgeOffsets offsets, GraphPartition own, InEdgeLists ownIn, long cacheBytes) {
+        if (cacheBytes < MIN_CACHE_BYTES) {
+            throw new IllegalArgumentException("a neighbourhood cache needs at least " + MIN_CACHE_BYTES + " bytes, was given " + cacheBytes);
+        }
+        GraphHeader header = CarafeGraph.readHeader(rstore, name);
+        this.offsets = offsets;
+        this.from = own.from();
+        this.to = own.to();
+        this.ownTargets = own.readAllTargets();
+        this.ownFirstEdge = offsets.outFirst(from);
+        this.ownIn = header.directed() ? ownIn : null;
+        this.ownSources = this.ownIn == null ? null : MemorySegment.ofArray(this.ownIn.sources());
+        RAddress targets = rstore.joinNamespace(CarafeGraph.namespace(name, "edges")).raddress(header.edgesAt());
+        int slots = (int) Math.min(Integer.MAX_VALUE, cacheBytes / BLOCK_BYTES);
+        if (header.directed()) {
+            RAddress sources = rstore.joinNamespace(CarafeGraph.namespace(name, GraphHeader.Section.IN_SOURCES.part())).raddress(header.inSourcesAt());
+            this.outBlocks = new Blocks(targets, slots / 2, arena);
+            this.inBlocks = new Blocks(sources, slots - slots / 2, arena);
+        } else {
+            this.outBlocks = new Blocks(targets, slots, arena);
+            this.inBlocks = null;
+        }
+    }
+
+    public int outDegree(int vertex) {
+        return (int) (offsets.outFirst(vertex + 1) - offsets.outFirst(vertex));
+    }
+
+    /** The in-degree: on an undirected graph, the out-degree. */
+    public int inDegree(int vertex) {
+        return offsets.directed() ? (int) (offsets.inFirst(vertex + 1) - offsets.inFirst(vertex)) : outDegree(vertex);
+    }
+
+    /** Vertex {@code vertex}'s out-neighbours; the same flyweight each call, re-pointed. */
+    public Neighbours out(int vertex) {
+        return outInto(out, OUT, vertex);
+    }
+
+    /**
+     * Vertex {@code vertex}'s in-neighbours (its out-neighbours on an undirected graph); the
+     * same flyweight each call, re-pointed. What {@link #out} last returned stays valid.
+     */
+    public Neighbours in(int vertex) {
+        if (!offsets.directed()) {
+            return outInto(in, IN, vertex);
+        }
+        if (vertex >= from && vertex < to) {
+            in.wrap(ownSources, 4L * ownIn.first(vertex - from), inDegree(vertex));
+            return in;
+        }
+        inBlocks.wrap(in, IN, offsets.inFirst(vertex), inDegree(vertex));
+        return in;
+    }
+
+    private Neighbours outInto(Neighbours into, int pin, int vertex) {
+        int degree = outDegree(vertex);
+        if (vertex >= from && vertex < to) {
+            into.wrap(ownTargets, 4L * (offsets.outFirst(vertex) - ownFirstEdge), degree);
+            outBlocks.unpin(pin);
+            return into;
+        }
+        outBlocks.wrap(into, pin, offsets.outFirst(vertex), degree);
+        return into;
+    }
+
+    @Override
+    public void close() {
+        outBlocks.close();
+        if (inBlocks != null) {
+            inBlocks.close();
+        }
+        arena.close();
+    }
+
+    /**
+     * Fixed-size blocks of one int array in RStore, read on first use. When the cache has
+     * room for the whole array, it is mapped once onto local memory of its size and each
+     * block read into place the first time a list needs it: no list is ever copied.
+     * Otherwise blocks go into slots: a block is mapped onto its slot, read, and unmapped (a
+     * master call each way, on a miss only), and stays until its slot is the oldest loaded;
+     * a list that crosses blocks is copied into a scratch array. The slots the reader's two
+     * flyweights point into are pinned, so reading one list never moves the other's memory
+     * away.
+     */
+    private static final class Blocks {
+        private final RAddress array;
+        private final MemorySegment memory;   // the whole array, or slots × BLOCK_BYTES
+        private final Mapping whole;          // the whole array's mapping onto memory, or null: slots
+        private final long[] read;            // whole: bit b set once block b is read
+        private final int[] slotOfBlock;      // slots: -1 when not cached
+        private final long[] blockOfSlot;     // slots: -1 when empty
+        private final int[] pinned = {-1, -1}; // the slot each flyweight (OUT, IN) points into, or -1
+        private final MemorySegment[] scratch = {MemorySegment.ofArray(new int[0]), MemorySegment.ofArray(new int[0])};
+        private int hand;                     // where the search for a slot to reuse starts: the oldest loaded
+
+        Blocks(RAddress array, int slots, Arena arena) {
+            this.array = array;
+            long blocks = (array.length() + BLOCK_BYTES - 1) / BLOCK_BYTES;
+            if (blocks <= slots) {
+                this.memory = arena.allocate(Math.max(array.length(), 8), 64);
+                this.whole = array.map(0, array.length(), MapFlags.READ_ONLY, memory);
+                this.read = new long[(int) ((blocks + 63) >>> 6)];
+                this.slotOfBlock = null;
+                this.blockOfSlot = null;
+            } else {
+                this.memory = arena.allocate(slots * BLOCK_BYTES, 64);
+                this.whole = null;
+                this.read = null;
+                this.slotOfBlock = new int[(int) blocks];
+                Arrays.fill(slotOfBlock, -1);
+                this.blockOfSlot = new long[slots];
+                Arrays.fill(blockOfSlot, -1);
+            }
+        }
+
+        void unpin(int pin) {
+            pinned[pin] = -1;
+        }
+
+        /** Points {@code into} (pinned as {@code pin}) at ints {@code [first, first + count)}. */
+        void wrap(Neighbours into, int pin, long first, int count) {
+            pinned[pin] = -1;
+            if (count == 0) {
+                into.wrap(memory, 0, 0);
+                return;
+            }
+            long block = first / BLOCK_INTS;
+            long lastBlock = (first + count - 1) / BLOCK_INTS;
+            if (whole != null) {
+                for (long b = block; b <= lastBlock; b++) {
+                    if ((read[(int) (b >>> 6)] & 1L << b) == 0) {
+                        whole.read(b * BLOCK_BYTES, Math.min(BLOCK_BYTES, array.length() - b * BLOCK_BYTES));
+                        read[(int) (b >>> 6)] |= 1L << b;
+                    }
+                }
+                into.wrap(memory, 4L * first, count);
+                return;
+            }
+            if (block == lastBlock) {
+                long slot = slot(block);
+                pinned[pin] = (int) slot;
+                into.wrap(memory, slot * BLOCK_BYTES + 4L * (first - block * BLOCK_INTS), count);
+                return;
+            }
+            if (scratch[pin].byteSize() < 4L * count) {
+                scratch[pin] = MemorySegment.ofArray(new int[(int) Math.max(count, scratch[pin].byteSize() / 2)]);
+            }
+            MemorySegment copy = scratch[pin];
+            long done = 0;
+            for (long b = block; b <= lastBlock; b++) {
+                long start = Math.max(first, b * BLOCK_INTS);
+                long end = Math.min(first + count, (b + 1) * BLOCK_INTS);
+                MemorySegment.copy(memory, slot(b) * BLOCK_BYTES + 4L * (start - b * BLOCK_INTS), copy, 4L * done, 4L * (end - start));
+                done += end - start;
+            }
+            into.wrap(copy, 0, count);
+        }
+
+        /** The slot holding {@code block}, read into the oldest loaded unpinned one on a miss. */
+        private long slot(long block) {
+            int slot = slotOfBlock[(int) block];
+            if (slot >= 0) {
+                return slot;
+            }
+            do {
+                slot = hand;
+                hand = (hand + 1) % blockOfSlot.length;
+            } while (slot == pinned[OUT] || slot == pinned[IN]);
+            if (blockOfSlot[slot] >= 0) {
+                slotOfBlock[(int) blockOfSlot[slot]] = -1;
+                blockOfSlot[slot] = -1;
+            }
+            long offset = block * BLOCK_BYTES;
+            long length = Math.min(BLOCK_BYTES, array.length() - offset);
+            MemorySegment local = memory.asSlice(slot * BLOCK_BYTES, BLOCK_BYTES);
+            try (Mapping ignored = array.map(offset, length, MapFlags.READ_ONLY | MapFlags.PREFETCH, local)) {
+                blockOfSlot[slot] = block;
+                slotOfBlock[(int) block] = slot;
+            }
+            return slot;
+        }
+
+        void close() {
+            if (whole != null) {
+                whole.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.carafe.graph;
+
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.GraphImporter;
+import io.carafe.importer.ImportOptions;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Any vertex's lists through the reader, against the graph file the cluster was loaded
+ * from (out-lists as written, in-lists transposed here): with the smallest cache there is
+ * (three blocks per edge array for a graph of a dozen), so blocks are evicted and read
+ * again, and lists that cross a block boundary are stitched together; and with one that
+ * holds the arrays whole.
+ */
+class NeighbourhoodReaderTest {
+    @TempDir
+    Path dir;
+    private RStore rstore;
+
+    @BeforeEach
+    void start() {
+        rstore = RStore.embedded(RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withLocalArenaBytes(1 << 24));
+    }
+
+    @AfterEach
+    void stop() {
+        rstore.close();
+    }
+
+    /**
+     * Undirected, both flyweights share one array's blocks: reading one list must not evict
+     * the block the other points into. A cache of 64 MiB holds the arrays whole.
+     */
+    @ParameterizedTest
+    @CsvSource({"false, 6", "true, 6", "false, 64", "true, 64"})
+    void shouldReadEveryVertexsListsThroughACache(boolean undirected, int cacheMiB) {
+        int n = 1 << 16;
+        GraphImporter.Imported imported = GraphImporter.generate("uniform", n, 3_000_000, 11, ImportOptions.defaults().withUndirected(undirected),
+                dir.resolve("cache"), null);
+        try (GraphFile file = imported.file(); CarafeGraph g = CarafeGraph.create(rstore, "g", file)) {
+            assertTrue(file.header().edgesBytes() > 8 * NeighbourhoodReader.BLOCK_BYTES, "more blocks than the cache holds");
+            int[][] out = new int[n][];
+            int[] inDegree = new int[n];
+            for (int v = 0; v < n; v++) {
+                long first = VertexLayout.firstEdge(file.vertices(), v);
+                out[v] = new int[VertexLayout.degree(file.vertices(), v)];
+                for (int i = 0; i < out[v].length; i++) {
+                    out[v][i] = EdgeLayout.target(file.edges(), first + i);
+                    inDegree[out[v][i]]++;
+                }
+            }
+            int[][] in = new int[n][];
+            for (int v = 0; v < n; v++) {
+                in[v] = new int[inDegree[v]];
+                inDegree[v] = 0;
+            }
+            for (int v = 0; v < n; v++) { // sources in ascending order, as the graph keeps them
+                for (int t : out[v]) {
+                    in[t][inDegree[t]++] = v;
+                }
+            }
+            int from = n / 3;
+            int to = 2 * n / 3;
+            EdgeOffsets offsets = EdgeOffsets.read(rstore, "g");
+            try (GraphPartition own = GraphPartition.open(rstore, "g", from, to);
+                 NeighbourhoodReader reader = new NeighbourhoodReader(rstore, "g", offsets, own, InEdgeLists.read(rstore, "g", from, to, false),
+                         cacheMiB * (1L << 20))) {
+                Random random = new Random(5);
+                for (int k = 0; k < 3 * n; k++) {
+                    int v = random.nextInt(n);
+                    int w = random.nextInt(n);
+                    Neighbours o = reader.out(v);
+                    Neighbours i = reader.in(w); // must not move v's out-list away
+                    assertList(in[w], i, "in-list of " + w);
+                    assertList(out[v], o, "out-list of " + v + " after the in-list of " + w);
+                    assertEquals(out[v].length, reader.outDegree(v));
+                    assertEquals(in[w].length, reader.inDegree(w));
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseACacheTooSmallToPinTwoLists() {
+        GraphImporter.Imported imported = GraphImporter.generate("uniform", 1 << 10, 10_000, 3, ImportOptions.defaults(), dir.resolve("cache"), null);
+        try (GraphFile file = imported.file(); CarafeGraph g = CarafeGraph.create(rstore, "small", file);
+             GraphPartition own = GraphPartition.open(rstore, "small", 0, 10)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NeighbourhoodReader(rstore, "small",
+                    EdgeOffsets.read(rstore, "small"), own, InEdgeLists.read(rstore, "small", 0, 10, false), NeighbourhoodReader.BLOCK_BYTES));
+            assertTrue(e.getMessage().contains("at least " + NeighbourhoodReader.MIN_CACHE_BYTES), e.getMessage());
+        }
+    }
+
+    private static void assertList(int[] want, Neighbours got, String what) {
+        assertEquals(want.length, got.size(), what);
+        for (int k = 0; k < want.length; k++) {
+            if (want[k] != got.get(k)) {
+                assertEquals(want[k], got.get(k), what + ", neighbour " + k);
+            }
+            assertEquals(k, got.search(0, want[k]), what + ": search finds neighbour " + k);
+        }
+        assertTrue(got.search(0, Integer.MAX_VALUE) < 0);
+    }
+}
