@@ -2,14 +2,18 @@ package io.rstore.memory;
 
 import io.rstore.ErrorCode;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A client's RDMA-ready local memory: large arenas split by a buddy allocator. Freed
- * blocks stay in the arenas as a cache for the next mapping; when more than
- * {@code cacheBytes} sit unused, wholly unused arenas are given back, smallest first.
+ * A client's RDMA-ready local memory: arenas split by a buddy allocator. Freed blocks
+ * stay in the arenas as a cache for the next mapping; when more than {@code cacheBytes}
+ * sit unused, wholly unused arenas are given back, smallest first. A block larger than an
+ * arena gets memory of its own, as large as asked (in whole pages), given back when it is
+ * freed: in a buddy arena it would be rounded to a power of two, and arenas are faulted
+ * in whole, so a 1.1 GB mapping of a graph's edges held 2 GiB.
  * Each arena is registered with the transport's devices once, when it is made (RDMA's
  * memory registration), and deregistered when it is given back; a block carries its
  * arena's local key, so the data path looks nothing up. Thread-safe; used on the control
@@ -40,16 +44,29 @@ public final class LocalMemory implements AutoCloseable {
 
     /** A block handed out: its memory and what is needed to give it back. */
     public static final class Block {
-        private final BuddyArena arena;
+        private final BuddyArena arena; // null: the block has memory of its own
         private final long offset;
         private final int order;
         private final MemorySegment segment;
+        private final Arena own;
+        private final int ownKey;
 
         private Block(BuddyArena arena, long offset, int order, long length) {
             this.arena = arena;
             this.offset = offset;
             this.order = order;
             this.segment = arena.slice(offset, order).asSlice(0, length);
+            this.own = null;
+            this.ownKey = 0;
+        }
+
+        private Block(Arena own, MemorySegment segment, int key) {
+            this.arena = null;
+            this.offset = 0;
+            this.order = -1;
+            this.segment = segment;
+            this.own = own;
+            this.ownKey = key;
         }
 
         /** Exactly the requested bytes. */
@@ -59,7 +76,7 @@ public final class LocalMemory implements AutoCloseable {
 
         /** The key its arena was registered under, for transfers from or into it. */
         public int localKey() {
-            return arena.localKey;
+            return arena != null ? arena.localKey : ownKey;
         }
     }
 
@@ -67,7 +84,9 @@ public final class LocalMemory implements AutoCloseable {
     private final long cacheBytes;
     private final Registrar registrar;
     private final List<BuddyArena> arenas = new ArrayList<>();
+    private final java.util.Set<Block> ownBlocks = new java.util.HashSet<>();
     private long usedBytes;
+    private long ownBytes; // in blocks with memory of their own, all of them used
     private boolean closed;
 
     public LocalMemory(long arenaBytes, long cacheBytes, Registrar registrar) {
@@ -79,7 +98,7 @@ public final class LocalMemory implements AutoCloseable {
         this.registrar = registrar;
     }
 
-    /** A block of at least {@code bytes} (rounded up to a power of two, at least 64). */
+    /** A block of at least {@code bytes} (rounded up to a power of two, at least 64, up to an arena's size; whole pages past it). */
     public synchronized Block allocate(long bytes) {
         if (closed) {
             throw ErrorCode.CLOSED.exception("local memory was closed with its client");
@@ -87,8 +106,11 @@ public final class LocalMemory implements AutoCloseable {
         if (bytes <= 0) {
             throw ErrorCode.INVALID_ARGUMENT.exception("cannot allocate " + bytes + " bytes of local memory");
         }
+        if (bytes > arenaBytes) {
+            return allocateOwn(bytes);
+        }
         int order = BuddyArena.orderOf(bytes);
-        for (BuddyArena arena : arenas) { // smallest arenas first: keep big ones whole
+        for (BuddyArena arena : arenas) {
             long offset = arena.allocate(order);
             if (offset >= 0) {
                 usedBytes += BuddyArena.sizeOf(order);
@@ -97,7 +119,7 @@ public final class LocalMemory implements AutoCloseable {
         }
         BuddyArena arena;
         try {
-            arena = new BuddyArena(Math.max(arenaBytes, BuddyArena.sizeOf(order)));
+            arena = new BuddyArena(arenaBytes);
         } catch (OutOfMemoryError e) {
             throw ErrorCode.OUT_OF_MEMORY.exception("cannot allocate " + bytes + " bytes of local memory for a mapping: " + e.getMessage());
         }
@@ -107,18 +129,43 @@ public final class LocalMemory implements AutoCloseable {
             arena.close();
             throw e;
         }
-        int at = 0;
-        while (at < arenas.size() && arenas.get(at).sizeBytes() <= arena.sizeBytes()) {
-            at++;
-        }
-        arenas.add(at, arena);
+        arenas.add(arena);
         long offset = arena.allocate(order);
         usedBytes += BuddyArena.sizeOf(order);
         return new Block(arena, offset, order, bytes);
     }
 
+    private Block allocateOwn(long bytes) {
+        Arena own = Arena.ofShared();
+        MemorySegment memory;
+        try {
+            memory = NativeMemory.allocate(own, bytes);
+        } catch (OutOfMemoryError e) {
+            own.close();
+            throw ErrorCode.OUT_OF_MEMORY.exception("cannot allocate " + bytes + " bytes of local memory for a mapping: " + e.getMessage());
+        }
+        int key;
+        try {
+            key = registrar.register(memory);
+        } catch (RuntimeException e) {
+            own.close();
+            throw e;
+        }
+        Block block = new Block(own, memory, key);
+        ownBlocks.add(block);
+        ownBytes += NativeMemory.footprint(bytes);
+        return block;
+    }
+
     public synchronized void free(Block block) {
         if (closed) {
+            return;
+        }
+        if (block.arena == null) {
+            if (ownBlocks.remove(block)) { // once only
+                ownBytes -= NativeMemory.footprint(block.segment.byteSize());
+                releaseOwn(block);
+            }
             return;
         }
         block.arena.free(block.offset, block.order);
@@ -126,9 +173,9 @@ public final class LocalMemory implements AutoCloseable {
         trim();
     }
 
-    /** Bytes held in arenas. */
+    /** Bytes held: arenas, and blocks with memory of their own. */
     public synchronized long heldBytes() {
-        long held = 0;
+        long held = ownBytes;
         for (BuddyArena arena : arenas) {
             held += arena.sizeBytes();
         }
@@ -137,12 +184,12 @@ public final class LocalMemory implements AutoCloseable {
 
     /** Bytes in blocks handed out. */
     public synchronized long usedBytes() {
-        return usedBytes;
+        return usedBytes + ownBytes;
     }
 
-    /** Gives back wholly unused arenas, smallest first: a large one is the costliest to make again. */
+    /** Gives back wholly unused arenas while more than the cache's worth sit idle. */
     private void trim() {
-        long idle = heldBytes() - usedBytes;
+        long idle = heldBytes() - usedBytes();
         for (int i = 0; i < arenas.size() && idle > cacheBytes; ) {
             BuddyArena arena = arenas.get(i);
             if (arena.isUnused()) {
@@ -160,12 +207,20 @@ public final class LocalMemory implements AutoCloseable {
         arena.close();
     }
 
+    private void releaseOwn(Block block) {
+        registrar.deregister(block.ownKey);
+        block.own.close();
+    }
+
     @Override
     public synchronized void close() {
         if (!closed) {
             closed = true;
             arenas.forEach(this::release);
             arenas.clear();
+            ownBlocks.forEach(this::releaseOwn);
+            ownBlocks.clear();
+            ownBytes = 0;
         }
     }
 }

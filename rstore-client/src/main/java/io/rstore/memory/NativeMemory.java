@@ -61,6 +61,12 @@ public final class NativeMemory {
         return MMAP != null;
     }
 
+    /** The bytes {@link #allocate} takes for {@code bytes}: whole huge pages from 2 MiB on, whole pages below. */
+    public static long footprint(long bytes) {
+        long page = MMAP != null && bytes >= HUGE_PAGE ? HUGE_PAGE : 4096;
+        return (bytes + page - 1) & -page;
+    }
+
     /**
      * {@code bytes} of zeroed memory, page-aligned, living as long as {@code arena}. Blocks
      * under 2 MiB come from the arena directly.

@@ -94,6 +94,23 @@ class LocalMemoryTest {
     }
 
     @Test
+    void shouldHoldALargeBlockInWholePagesNotAPowerOfTwo() {
+        try (LocalMemory memory = new LocalMemory(ARENA, 64 * ARENA, LocalMemory.Registrar.NONE)) {
+            long bytes = 8 * ARENA + 1; // a buddy arena would round it to 16
+            LocalMemory.Block big = memory.allocate(bytes);
+            assertEquals(bytes, big.segment().byteSize());
+            big.segment().set(ValueLayout.JAVA_BYTE, bytes - 1, (byte) 7);
+            assertTrue(memory.heldBytes() >= bytes && memory.heldBytes() <= bytes + (2 << 20), "held " + memory.heldBytes());
+            assertEquals(memory.heldBytes(), memory.usedBytes());
+            memory.free(big); // given back at once, however large the cache: another size would not fit it
+            assertEquals(0, memory.heldBytes());
+            assertEquals(0, memory.usedBytes());
+            memory.free(big); // a second free changes nothing
+            assertEquals(0, memory.heldBytes());
+        }
+    }
+
+    @Test
     void shouldRefuseToAllocateAfterClose() {
         LocalMemory memory = new LocalMemory(ARENA, 0, LocalMemory.Registrar.NONE);
         memory.close();
