@@ -29,7 +29,7 @@ final class BuddyArena {
             throw new IllegalArgumentException("arena size must be a power of two >= 64, was " + sizeBytes);
         }
         arena = Arena.ofShared();
-        memory = NativeMemory.allocate(arena, sizeBytes);
+        memory = NativeMemory.reserve(arena, sizeBytes); // faulted in block by block (LocalMemory), or whole by an RDMA registration
         maxOrder = orderOf(sizeBytes);
         free = new LongOpenHashSet[maxOrder + 1];
         for (int o = 0; o <= maxOrder; o++) {

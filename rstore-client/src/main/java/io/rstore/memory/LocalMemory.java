@@ -8,12 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A client's RDMA-ready local memory: arenas split by a buddy allocator. Freed blocks
- * stay in the arenas as a cache for the next mapping; when more than {@code cacheBytes}
- * sit unused, wholly unused arenas are given back, smallest first. A block larger than an
- * arena gets memory of its own, as large as asked (in whole pages), given back when it is
- * freed: in a buddy arena it would be rounded to a power of two, and arenas are faulted
- * in whole, so a 1.1 GB mapping of a graph's edges held 2 GiB.
+ * A client's RDMA-ready local memory: arenas split by a buddy allocator. A block's pages
+ * are faulted in when it is handed out, so an arena's unused rest costs nothing (until an
+ * RDMA registration pins it). Freed blocks stay in the arenas as a cache for the next
+ * mapping; when more than {@code cacheBytes} sit unused, wholly unused arenas are given
+ * back. A block larger than an arena gets memory of its own, as large as asked (whole
+ * pages), given back when it is freed: in a buddy arena it would be rounded to a power of
+ * two, so a 1.1 GB mapping of a graph's edges held 2 GiB.
  * Each arena is registered with the transport's devices once, when it is made (RDMA's
  * memory registration), and deregistered when it is given back; a block carries its
  * arena's local key, so the data path looks nothing up. Thread-safe; used on the control
@@ -58,6 +59,7 @@ public final class LocalMemory implements AutoCloseable {
             this.segment = arena.slice(offset, order).asSlice(0, length);
             this.own = null;
             this.ownKey = 0;
+            NativeMemory.populate(segment); // here on the control path, not in the data path's first copy; only what was asked for
         }
 
         private Block(Arena own, MemorySegment segment, int key) {

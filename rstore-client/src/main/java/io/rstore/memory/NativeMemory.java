@@ -10,7 +10,7 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * Large blocks of zeroed memory for chunks and local arenas, faulted in on the control
- * path. On Linux they come from {@code mmap} with {@code madvise(MADV_HUGEPAGE)}, then
+ * path (an arena's as its blocks are handed out). On Linux they come from {@code mmap} with {@code madvise(MADV_HUGEPAGE)}, then
  * {@code MADV_POPULATE_WRITE}: the kernel hands out zeroed 2 MiB pages, where
  * {@link Arena#allocate} would fault 4 KiB pages one by one while it zeroes them
  * (~1.5 GB/s on these machines). Anywhere the calls are missing or fail, it falls back
@@ -72,6 +72,19 @@ public final class NativeMemory {
      * under 2 MiB come from the arena directly.
      */
     public static MemorySegment allocate(Arena arena, long bytes) {
+        return allocate(arena, bytes, true);
+    }
+
+    /**
+     * As {@link #allocate}, but faulted in only where it is touched or {@link #populate}d:
+     * for an arena split into blocks, of which a client may use a few megabytes. Memory an
+     * RDMA device registers is pinned, and so faulted in, whole anyway.
+     */
+    public static MemorySegment reserve(Arena arena, long bytes) {
+        return allocate(arena, bytes, false);
+    }
+
+    private static MemorySegment allocate(Arena arena, long bytes, boolean populate) {
         if (MMAP == null || bytes < HUGE_PAGE) {
             return arena.allocate(bytes, 4096);
         }
@@ -82,14 +95,31 @@ public final class NativeMemory {
                 return arena.allocate(bytes, 4096);
             }
             int ignoredIfRefused = (int) MADVISE.invokeExact(at, length, MADV_HUGEPAGE);
-            int populated = (int) MADVISE.invokeExact(at, length, MADV_POPULATE_WRITE);
             MemorySegment memory = at.reinterpret(length, arena, NativeMemory::unmap);
-            if (populated != 0) {
+            if (populate && !populate(memory)) {
                 memory.fill((byte) 0); // older kernels: fault it in by hand
             }
             return memory.asSlice(0, bytes);
         } catch (Throwable e) {
             return arena.allocate(bytes, 4096);
+        }
+    }
+
+    /**
+     * Faults in the pages under {@code memory} (of memory from {@link #reserve}) without
+     * changing a byte, so the data path that uses it does not; false where the kernel
+     * cannot (before Linux 5.14), and the pages fault in as they are touched.
+     */
+    public static boolean populate(MemorySegment memory) {
+        if (MADVISE == null || memory.byteSize() == 0) {
+            return false;
+        }
+        long start = memory.address() & -4096L;
+        long end = (memory.address() + memory.byteSize() + 4095) & -4096L;
+        try {
+            return (int) MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start, MADV_POPULATE_WRITE) == 0;
+        } catch (Throwable e) {
+            return false;
         }
     }
 

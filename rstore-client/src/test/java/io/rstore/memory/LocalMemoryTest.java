@@ -111,6 +111,31 @@ class LocalMemoryTest {
     }
 
     @Test
+    void shouldFaultInTheBlocksHandedOutNotTheWholeArena() throws java.io.IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(NativeMemory.usesHugePages(), "arenas come from mmap on Linux only");
+        long arena = 512L << 20;
+        try (LocalMemory memory = new LocalMemory(arena, 0, LocalMemory.Registrar.NONE)) {
+            long before = residentBytes();
+            LocalMemory.Block block = memory.allocate(4 << 20);
+            long grown = residentBytes() - before;
+            assertTrue(grown >= 4 << 20, "the block is faulted in when handed out: " + grown + " bytes");
+            assertTrue(grown < 128 << 20, "the arena's other 508 MiB are not: " + grown + " bytes grew");
+            assertEquals(arena, memory.heldBytes());
+            memory.free(block);
+        }
+    }
+
+    /** This process's resident memory, from /proc. */
+    private static long residentBytes() throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) << 10;
+            }
+        }
+        throw new IllegalStateException("no VmRSS in /proc/self/status");
+    }
+
+    @Test
     void shouldRefuseToAllocateAfterClose() {
         LocalMemory memory = new LocalMemory(ARENA, 0, LocalMemory.Registrar.NONE);
         memory.close();
