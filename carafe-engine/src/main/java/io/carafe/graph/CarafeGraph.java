@@ -35,21 +35,24 @@ public final class CarafeGraph implements AutoCloseable {
     private static final String PREFIX = "carafe/";
     /** Bytes mapped at a time by the section reads of setup work: the local memory they take, whatever the graph's size. */
     static final long PIECE_BYTES = 64L << 20;
-    /** What {@link #open} maps: records, targets and weights. In-edges are read by range when needed ({@link InEdgeLists}). */
+    /** What a graph maps when first asked: records, targets and weights. In-edges are read by range when needed ({@link InEdgeLists}). */
     private static final List<GraphHeader.Section> ONLINE_SECTIONS = List.of(GraphHeader.Section.VERTICES, GraphHeader.Section.EDGES, GraphHeader.Section.WEIGHTS);
+
+    private static final java.lang.invoke.VarHandle MAPPED = java.lang.invoke.MethodHandles.arrayElementVarHandle(Mapping[].class);
 
     private final RStore rstore;
     private final String name;
     private final GraphHeader header;
-    private final Mapping[] sections; // by Section ordinal; null where the graph has none
-    private final Mapping vertices;
+    private final RAddress[] segments; // by Section ordinal; null where the graph has none
+    private final Mapping[] sections;  // mapped when first asked for: a Pregel command's coordinator never reads the edges
+    private boolean closed;
 
-    private CarafeGraph(RStore rstore, String name, GraphHeader header, Mapping[] sections) {
+    private CarafeGraph(RStore rstore, String name, GraphHeader header, RAddress[] segments) {
         this.rstore = rstore;
         this.name = name;
         this.header = header;
-        this.sections = sections;
-        this.vertices = sections[GraphHeader.Section.VERTICES.ordinal()];
+        this.segments = segments;
+        this.sections = new Mapping[segments.length];
     }
 
     /** The namespace holding one part of a graph: meta, or a {@link GraphHeader.Section#part()}. */
@@ -277,24 +280,19 @@ public final class CarafeGraph implements AutoCloseable {
             }
         }
     }
-    /** Opens a graph stored in RStore: reads its header and maps its arrays. */
+
+    /** Opens a graph stored in RStore: reads its header and finds its arrays, which are mapped when first used. */
     public static CarafeGraph open(RStore rstore, String name) {
         checkName(name);
         Namespace meta = joinMeta(rstore, name);
         GraphHeader header = readHeader(meta, name);
-        Mapping[] sections = new Mapping[GraphHeader.Section.values().length];
-        try {
-            for (GraphHeader.Section s : ONLINE_SECTIONS) {
-                if (header.has(s)) {
-                    RAddress segment = rstore.joinNamespace(namespace(name, s.part())).raddress(header.at(s));
-                    sections[s.ordinal()] = segment.map(0, Math.max(header.bytes(s), 1), MapFlags.READ_ONLY);
-                }
+        RAddress[] segments = new RAddress[GraphHeader.Section.values().length];
+        for (GraphHeader.Section s : ONLINE_SECTIONS) {
+            if (header.has(s)) {
+                segments[s.ordinal()] = rstore.joinNamespace(namespace(name, s.part())).raddress(header.at(s));
             }
-            return new CarafeGraph(rstore, name, header, sections);
-        } catch (RuntimeException failure) {
-            closeAll(sections);
-            throw failure;
         }
+        return new CarafeGraph(rstore, name, header, segments);
     }
 
     private static void closeAll(Mapping[] mappings) {
@@ -380,6 +378,7 @@ public final class CarafeGraph implements AutoCloseable {
     public int vertexId(long originalId) {
         int lo = 0;
         int hi = vertexCount() - 1;
+        Mapping vertices = vertexRecords();
         MemorySegment records = vertices.segment();
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
@@ -416,7 +415,7 @@ public final class CarafeGraph implements AutoCloseable {
      * Local bytes are only valid for ranges read; weights is null for an unweighted graph.
      */
     public Mapping vertexRecords() {
-        return vertices;
+        return section(GraphHeader.Section.VERTICES);
     }
 
     public Mapping edgeTargets() {
@@ -428,7 +427,21 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     private Mapping section(GraphHeader.Section s) {
-        return sections[s.ordinal()];
+        Mapping m = (Mapping) MAPPED.getAcquire(sections, s.ordinal());
+        return m != null || segments[s.ordinal()] == null ? m : map(s);
+    }
+
+    /** Maps a section whole (its local memory is taken now, its bytes read as they are asked for). */
+    private synchronized Mapping map(GraphHeader.Section s) {
+        if (closed) {
+            throw new GraphStoreException("graph '" + name + "' was closed");
+        }
+        Mapping m = sections[s.ordinal()];
+        if (m == null) {
+            m = segments[s.ordinal()].map(0, Math.max(header.bytes(s), 1), MapFlags.READ_ONLY);
+            MAPPED.setRelease(sections, s.ordinal(), m);
+        }
+        return m;
     }
 
     void checkVertex(int id) {
@@ -438,7 +451,8 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         closeAll(sections);
     }
 

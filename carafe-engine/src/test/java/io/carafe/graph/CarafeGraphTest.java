@@ -77,6 +77,33 @@ class CarafeGraphTest {
     }
 
     @Test
+    void shouldTakeLocalMemoryForAnArrayOnlyWhenItIsFirstUsed() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int v = 0; v < 20_000; v++) {
+            text.append(v).append(' ').append((v * 7 + 1) % 20_000).append('\n');
+        }
+        // arenas of 64 KiB: the records (640 KB) and the targets (80 KB) each take memory of their own
+        try (GraphFile file = importText(text.toString(), ImportOptions.defaults());
+             RStore small = RStore.embedded(RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withLocalArenaBytes(1 << 16))) {
+            CarafeGraph.load(small, "lazy", file);
+            long before = small.localMemoryHeldBytes();
+            try (CarafeGraph g = CarafeGraph.open(small, "lazy")) {
+                assertEquals(before, small.localMemoryHeldBytes(), "opening maps nothing: a Pregel command's coordinator never reads the arrays");
+                assertEquals(4_999, g.vertexId(4_999));
+                long withRecords = small.localMemoryHeldBytes();
+                assertTrue(withRecords >= before + 20_000 * VertexLayout.BYTES, "the records are mapped for the lookup");
+                try (VertexHandle v = g.vertex(3)) {
+                    assertEquals(22, v.edges().nextInt());
+                }
+                assertTrue(small.localMemoryHeldBytes() >= withRecords + 20_000 * EdgeLayout.TARGET_BYTES, "and the targets for the edges");
+            }
+            CarafeGraph closed = CarafeGraph.open(small, "lazy");
+            closed.close();
+            assertThrows(GraphStoreException.class, closed::vertexRecords, "nothing is mapped after close");
+        }
+    }
+
+    @Test
     void shouldReadLongAdjacencyListsInBatches() throws IOException {
         StringBuilder star = new StringBuilder();
         int leaves = 3 * EdgeIterator.BATCH_EDGES + 17;
