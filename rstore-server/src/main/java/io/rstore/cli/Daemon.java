@@ -137,7 +137,8 @@ final class Daemon {
 
     /** What one connection may cost, from rstore.net.*. */
     static io.rstore.net.NetLimits limits(RStoreConfig config) {
-        return new io.rstore.net.NetLimits(config.count(RStoreConfig.Key.MAX_CONNECTIONS), config.millis(RStoreConfig.Key.HANDSHAKE_TIMEOUT),
+        return new io.rstore.net.NetLimits(config.count(RStoreConfig.Key.MAX_CONNECTIONS), config.count(RStoreConfig.Key.MAX_PENDING_HANDSHAKES),
+                config.count(RStoreConfig.Key.MAX_PENDING_PER_SOURCE), config.millis(RStoreConfig.Key.HANDSHAKE_TIMEOUT),
                 config.millis(RStoreConfig.Key.FRAME_TIMEOUT));
     }
 

@@ -42,8 +42,12 @@ public final class RStoreConfig {
         HEARTBEAT("rstore.heartbeat", "1s", "how often the master pings each memory server, and each server repeats its registration"),
         INSECURE("rstore.insecure", "false", "let a daemon without a cluster secret listen on an address other hosts reach (true or false)"),
         REMOTE_SERVERS("rstore.master.remote-servers", "false", "without a cluster secret, let memory servers on other hosts register (true or false)"),
-        MAX_CONNECTIONS("rstore.net.max-connections", "4096", "connections a daemon serves at once; more are refused (OVERLOADED)"),
-        HANDSHAKE_TIMEOUT("rstore.net.handshake-timeout", "10s", "bound on a new connection's answer to the challenge"),
+        MAX_CONNECTIONS("rstore.net.max-connections", "4096", "authenticated connections a daemon serves at once; more are refused (OVERLOADED)"),
+        MAX_PENDING_HANDSHAKES("rstore.net.max-pending-handshakes", "1024",
+                "connections still to answer the challenge, apart from the authenticated; when full, the longest-waiting is closed"),
+        MAX_PENDING_PER_SOURCE("rstore.net.max-pending-per-source", "256",
+                "of those, from one source address; when full, that source's longest-waiting is closed"),
+        HANDSHAKE_TIMEOUT("rstore.net.handshake-timeout", "5s", "bound on a new connection's answer to the challenge"),
         FRAME_TIMEOUT("rstore.net.frame-timeout", "30s", "bound on the rest of a frame once it has begun, and on a client taking an answer"),
         METRICS_PORT("rstore.metrics.port", "", "port of a daemon's Prometheus metrics endpoint, http://HOST:PORT/metrics (empty: none; 0: any free port); JMX is always on"),
         LOG_LEVEL("rstore.log.level", "info", "what a daemon logs: trace, debug, info, warn or error"),
@@ -175,7 +179,7 @@ public final class RStoreConfig {
                     throw bad(key, "is not one of " + String.join(", ", Logs.LEVELS));
                 }
             }
-            case MAX_CONNECTIONS -> count(key);
+            case MAX_CONNECTIONS, MAX_PENDING_HANDSHAKES, MAX_PENDING_PER_SOURCE -> count(key);
             case TRANSPORT -> {
                 if (!List.of("auto", "shm", "tcp", "rdma").contains(get(key))) {
                     throw bad(key, "is not one of auto, shm, tcp, rdma (inproc is the embedded cluster, not a daemon)");

@@ -19,8 +19,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -30,13 +30,14 @@ import java.util.function.IntFunction;
  * Serves RStore over TCP: request frames go to a {@link FrameHandler} of the connection's
  * own (the master's calls on a master, the master's chunk calls on a memory server),
  * one-sided reads and writes to the memory servers' region tables, each checked against
- * key and bounds. One thread per connection answers its frames in order. A malformed
- * frame is answered with INVALID_FRAME and the connection is closed; everyone else is
- * served on.
+ * key and bounds. A new connection answers the challenge in the {@link HandshakeGate}, apart
+ * from the authenticated ones; then one thread per connection answers its frames in order,
+ * sleeping in its selector while the connection is idle. A malformed frame is answered with
+ * INVALID_FRAME and the connection is closed; everyone else is served on.
  *
- * <p>What a connection may cost is bounded ({@link NetLimits}): at most so many at once
- * (one more gets an OVERLOADED refusal instead of the challenge), the challenge answered
- * within the handshake bound, buffers that grow only as a frame's bytes arrive and shrink
+ * <p>What a connection may cost is bounded ({@link NetLimits}): at most so many
+ * authenticated at once (one more gets an OVERLOADED refusal instead of the challenge or
+ * the verdict), the challenge answered within the handshake bound, buffers that grow only as a frame's bytes arrive and shrink
  * after a large one, a begun frame finished within the frame bound. Accept failures (out of
  * descriptors) back off and are logged at most once a second.
  */
@@ -45,8 +46,10 @@ public final class TcpServer implements AutoCloseable {
     private final ServerSocketChannel listener;
     private final Function<SocketAddress, FrameHandler> handlers;
     private final IntFunction<RegionTable> regions;
-    private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
-    private final AtomicInteger open = new AtomicInteger();
+    private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
+    private final Set<Selector> waitingForFrames = ConcurrentHashMap.newKeySet(); // woken at close
+    private final AtomicInteger open = new AtomicInteger(); // authenticated connections
+    private final HandshakeGate gate;
     private final String secret; // empty: none required
     private final NetLimits limits;
     private final ServerMetrics metrics;
@@ -64,10 +67,22 @@ public final class TcpServer implements AutoCloseable {
         this.limits = limits;
         this.metrics = metrics;
         metrics.connectionsOpen(open::get);
-        this.maxConnections = Math.min(limits.maxConnections(), NetLimits.connectionsTheDescriptorLimitAllows());
+        this.maxConnections = Math.min(limits.maxConnections(), limits.connectionsTheDescriptorLimitAllows());
         this.listener = ServerSocketChannel.open().bind(bind, ACCEPT_BACKLOG);
         this.handlers = handlers;
         this.regions = regions;
+        this.gate = new HandshakeGate(this.secret, limits, new HandshakeGate.Outcome() {
+            @Override
+            public boolean authenticated(SocketChannel channel) throws IOException {
+                return enter(channel);
+            }
+
+            @Override
+            public void refused(String what, SocketChannel channel) {
+                metrics.refused.mark();
+                logRefusal(what, "; connection closed");
+            }
+        });
         this.acceptor = Thread.ofPlatform().name("rstore-accept").daemon().start(this::accept);
     }
 
@@ -93,7 +108,6 @@ public final class TcpServer implements AutoCloseable {
     }
 
     private void accept() {
-        int n = 0;
         long backoffMs = 0;
         while (!closed) {
             SocketChannel channel;
@@ -111,8 +125,7 @@ public final class TcpServer implements AutoCloseable {
                 LockSupport.parkNanos(backoffMs * 1_000_000L);
                 continue;
             }
-            if (open.incrementAndGet() > maxConnections) {
-                open.decrementAndGet();
+            if (open.get() >= maxConnections) { // no place for it even if it proves itself: say so at once
                 metrics.refused.mark();
                 refuseOverLimit(channel);
                 continue;
@@ -120,17 +133,49 @@ public final class TcpServer implements AutoCloseable {
             try {
                 channel.socket().setTcpNoDelay(true);
                 keepAlive(channel);
-                connections.add(channel);
-                Thread.ofPlatform().name("rstore-conn-" + n++).stackSize(CONNECTION_STACK).daemon().start(() -> serve(channel));
-            } catch (IOException | RuntimeException | OutOfMemoryError e) { // no thread to be had: this one connection is refused
-                connections.remove(channel);
-                open.decrementAndGet();
-                    metrics.refused.mark();
+                if (!gate.admit(channel)) {
+                    closeQuietly(channel);
+                }
+            } catch (IOException e) { // it went away first
                 closeQuietly(channel);
-                logRefusal("a connection (" + e + ")", "; connection closed");
+            } catch (InterruptedException e) {
+                closeQuietly(channel);
+                return;
             }
         }
     }
+
+    /**
+     * A connection that proved itself takes a place, hears its verdict and gets a thread;
+     * false (after the OVERLOADED refusal in place of the verdict) when every place is taken.
+     */
+    private boolean enter(SocketChannel channel) throws IOException {
+        if (open.incrementAndGet() > maxConnections) {
+            open.decrementAndGet();
+            metrics.refused.mark();
+            HandshakeGate.writeAll(channel, Handshake.refusal(maxConnections));
+            logRefusal("a connection from " + channel.getRemoteAddress() + ": " + maxConnections
+                    + " connections open, the limit (rstore.net.max-connections)", "; connection closed");
+            return false;
+        }
+        try {
+            if (!HandshakeGate.writeAll(channel, Handshake.verdict(true))) {
+                open.decrementAndGet();
+                return false;
+            }
+            connections.add(channel);
+            Thread.ofPlatform().name("rstore-conn-" + threads++).stackSize(CONNECTION_STACK).daemon().start(() -> serve(channel));
+            return true;
+        } catch (RuntimeException | OutOfMemoryError e) { // no thread to be had: this one connection is refused
+            connections.remove(channel);
+            open.decrementAndGet();
+            metrics.refused.mark();
+            logRefusal("a connection (" + e + ")", "; connection closed");
+            return false;
+        }
+    }
+
+    private int threads; // names the connection threads; only the handshake thread counts
 
     private static final long MAX_ACCEPT_BACKOFF_MS = 1_000;
 
@@ -172,13 +217,11 @@ public final class TcpServer implements AutoCloseable {
 
     private void serve(SocketChannel channel) {
         FrameHandler handler = null;
-        try (channel; Selector selector = Selector.open(); FrameBuffer frame = new FrameBuffer()) {
-            channel.configureBlocking(false);
+        Selector opened = null;
+        try (channel; Selector selector = opened = Selector.open(); FrameBuffer frame = new FrameBuffer()) {
+            waitingForFrames.add(selector);
             channel.register(selector, SelectionKey.OP_READ);
             Poller poller = new Poller(channel, selector);
-            if (!handshake(channel, poller)) {
-                return;
-            }
             handler = handlers.apply(channel.getRemoteAddress());
             ByteBuffer reply = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_RESPONSE_BODY).order(ByteOrder.LITTLE_ENDIAN);
             while (!closed) {
@@ -240,6 +283,7 @@ public final class TcpServer implements AutoCloseable {
         } catch (RuntimeException e) { // e.g. chunk memory closed under an operation while shutting down
             logRefusal("a connection ended by " + e, "");
         } finally {
+            waitingForFrames.remove(opened);
             connections.remove(channel);
             open.decrementAndGet();
             if (handler != null) {
@@ -288,33 +332,6 @@ public final class TcpServer implements AutoCloseable {
                 arena = null;
             }
         }
-    }
-
-    /**
-     * Challenges the client, which must answer within the handshake bound (with or without a
-     * secret required, so a silent connection costs nothing for long); with a secret, only a
-     * correct proof lets it on.
-     */
-    private boolean handshake(SocketChannel channel, Poller poller) throws IOException {
-        byte[] nonce = Handshake.nonce();
-        writeFully(channel, Handshake.challenge(!secret.isEmpty(), nonce), limits.handshakeTimeoutMs());
-        ByteBuffer proof = ByteBuffer.allocate(Handshake.PROOF_FRAME);
-        if (!poller.readFully(proof, System.nanoTime() + limits.handshakeTimeoutMs() * 1_000_000L)) {
-            logRefusal("a connection from " + channel.getRemoteAddress() + " that did not answer the challenge within "
-                    + limits.handshakeTimeoutMs() + " ms", "; connection closed");
-            return false;
-        }
-        proof.flip();
-        if (secret.isEmpty() && !Handshake.isProof(proof)) {
-            refuse(channel, "an answer to the challenge that is not a proof frame");
-            return false;
-        }
-        boolean accepted = Handshake.accepts(proof, secret, nonce);
-        writeFully(channel, Handshake.verdict(accepted), limits.handshakeTimeoutMs());
-        if (!accepted) {
-            logRefusal("a connection without the cluster secret from " + channel.getRemoteAddress(), "; connection closed");
-        }
-        return accepted;
     }
 
     /**
@@ -426,12 +443,29 @@ public final class TcpServer implements AutoCloseable {
             return true;
         }
 
-        /** Waits, with no bound, until some bytes arrive in {@code buffer} (false: the peer closed, or this server did). */
+        /**
+         * Waits, with no bound, until some bytes arrive in {@code buffer} (false: the peer
+         * closed, or this server did): a spin after the last frame, then the selector with
+         * no timeout, so an idle connection's thread sleeps until its peer writes.
+         */
         boolean awaitBytes(ByteBuffer buffer) throws IOException {
+            long idleSince = System.nanoTime();
             int start = buffer.position();
             while (buffer.position() == start) {
-                if (!readFully(buffer, System.nanoTime() + SELECT_MS * 1_000_000L) && (eof || closed)) {
+                if (channel.read(buffer) < 0) {
+                    eof = true;
                     return false;
+                }
+                if (closed) { // close() sets this, then wakes the selector
+                    return false;
+                }
+                if (buffer.position() == start) {
+                    if (System.nanoTime() - idleSince < SPIN_NANOS) {
+                        Thread.onSpinWait();
+                    } else {
+                        selector.select();
+                        selector.selectedKeys().clear();
+                    }
                 }
             }
             return true;
@@ -492,6 +526,10 @@ public final class TcpServer implements AutoCloseable {
             listener.close();
         } catch (IOException ignored) {
             // closing anyway
+        }
+        gate.close();
+        for (Selector s : waitingForFrames) {
+            s.wakeup();
         }
         for (SocketChannel c : connections) {
             try {
