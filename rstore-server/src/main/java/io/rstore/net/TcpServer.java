@@ -37,9 +37,10 @@ import java.util.function.IntFunction;
  *
  * <p>What a connection may cost is bounded ({@link NetLimits}): at most so many
  * authenticated at once (one more gets an OVERLOADED refusal instead of the challenge or
- * the verdict), the challenge answered within the handshake bound, buffers that grow only as a frame's bytes arrive and shrink
- * after a large one, a begun frame finished within the frame bound. Accept failures (out of
- * descriptors) back off and are logged at most once a second.
+ * the verdict), the challenge answered within the handshake bound, buffers that grow only
+ * as a frame's bytes arrive and shrink after a large one, a begun frame finished within the
+ * frame bound. Accept failures (out of descriptors) back off and are logged at most once a
+ * second.
  */
 public final class TcpServer implements AutoCloseable {
     private static final org.slf4j.Logger LOG = io.rstore.config.Logs.get("rstore");
@@ -50,7 +51,6 @@ public final class TcpServer implements AutoCloseable {
     private final Set<Selector> waitingForFrames = ConcurrentHashMap.newKeySet(); // woken at close
     private final AtomicInteger open = new AtomicInteger(); // authenticated connections
     private final HandshakeGate gate;
-    private final String secret; // empty: none required
     private final NetLimits limits;
     private final ServerMetrics metrics;
     private final int maxConnections;
@@ -63,7 +63,6 @@ public final class TcpServer implements AutoCloseable {
      */
     public TcpServer(InetSocketAddress bind, Function<SocketAddress, FrameHandler> handlers, IntFunction<RegionTable> regions, String secret,
                      NetLimits limits, ServerMetrics metrics) throws IOException {
-        this.secret = secret == null ? "" : secret;
         this.limits = limits;
         this.metrics = metrics;
         metrics.connectionsOpen(open::get);
@@ -71,7 +70,7 @@ public final class TcpServer implements AutoCloseable {
         this.listener = ServerSocketChannel.open().bind(bind, ACCEPT_BACKLOG);
         this.handlers = handlers;
         this.regions = regions;
-        this.gate = new HandshakeGate(this.secret, limits, new HandshakeGate.Outcome() {
+        this.gate = new HandshakeGate(secret == null ? "" : secret, limits, new HandshakeGate.Outcome() {
             @Override
             public boolean authenticated(SocketChannel channel) throws IOException {
                 return enter(channel);
