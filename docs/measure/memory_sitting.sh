@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The engine's peak memory at LiveJournal scale beside gapbs's tc, interleaved, each command's
-# peak RSS from /usr/bin/time -v (docs/benchmarks.md, "Local memory that holds what it maps").
-#   docs/measure/memory_sitting.sh GAPBS_DIR [ROUNDS]
+# Engine commands at LiveJournal scale beside gapbs's tc, interleaved, each command's time
+# and peak RSS from /usr/bin/time -v (docs/benchmarks.md: "Triangles, LCC and CDLP on the
+# engine by reading neighbourhoods", "Local memory that holds what it maps").
+#   docs/measure/memory_sitting.sh GAPBS_DIR [ROUNDS] [COMMANDS]
+# COMMANDS, in the order run each round (default: "gapbs-tc tc lcc cdlp pagerank"): gapbs-tc,
+# and Carafe's tc, lcc, cdlp (10 iterations) and pagerank (5 iterations), 2 workers.
 # GAPBS_DIR holds a built gapbs (tc); the symmetric .sg comes from
 # `bin/carafe bench --kernels tc -g livejournal-synthetic --gapbs GAPBS_DIR` run once before.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-gapbs=${1:?usage: docs/measure/memory_sitting.sh GAPBS_DIR [ROUNDS]}
+gapbs=${1:?usage: docs/measure/memory_sitting.sh GAPBS_DIR [ROUNDS] [COMMANDS]}
 rounds=${2:-1}
+commands=${3:-gapbs-tc tc lcc cdlp pagerank}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/carafe/graphs/gapbs
 sg=$(ls "$cache"/generated-rmat-4847571-68993773-1-*-symmetric.sg | head -n 1)
 out=$(mktemp -d)
@@ -19,10 +23,14 @@ run() { # name, command...
 }
 for round in $(seq 1 "$rounds"); do
     echo "round $round"
-    run "gapbs-tc-$round" env OMP_NUM_THREADS=2 "$gapbs/tc" -f "$sg" -n 1
-    run "carafe-tc-$round" bin/carafe tc --graph livejournal-synthetic
-    run "carafe-lcc-$round" bin/carafe lcc --graph livejournal-synthetic
-    run "carafe-cdlp-$round" bin/carafe cdlp --graph livejournal-synthetic --iterations 10
-    run "carafe-pagerank-$round" bin/carafe pagerank --graph livejournal-synthetic --iterations 5
+    for c in $commands; do
+        case $c in
+            gapbs-tc) run "$c-$round" env OMP_NUM_THREADS=2 "$gapbs/tc" -f "$sg" -n 1 ;;
+            tc|lcc) run "$c-$round" bin/carafe "$c" --graph livejournal-synthetic ;;
+            cdlp) run "$c-$round" bin/carafe cdlp --graph livejournal-synthetic --iterations 10 ;;
+            pagerank) run "$c-$round" bin/carafe pagerank --graph livejournal-synthetic --iterations 5 ;;
+            *) echo "error: unknown command '$c'; choose from gapbs-tc tc lcc cdlp pagerank" >&2; exit 2 ;;
+        esac
+    done
 done
 echo "outputs in $out"

@@ -707,9 +707,7 @@ final class PartitionWorker implements Callable<Void> {
             if (snapshots == null) {
                 throw new IllegalStateException(what + "(vertex) needs a program that declares readsOtherValues()");
             }
-            if (vertex < 0 || vertex >= vertexCount) {
-                throw new IllegalArgumentException(what + "(" + vertex + "): no such vertex; internal ids run from 0 to " + (vertexCount - 1));
-            }
+            requireVertex(what, vertex);
             return vertex * valueBytes;
         }
 
@@ -803,10 +801,15 @@ final class PartitionWorker implements Callable<Void> {
             if (neighbourhoods == null) {
                 throw new IllegalStateException(what + "(vertex) needs a program that declares readsNeighbourhoods()");
             }
+            requireVertex(what, vertex);
+            return neighbourhoods;
+        }
+
+        /** Refuses a call about a vertex that the graph does not have. */
+        private void requireVertex(String what, int vertex) {
             if (vertex < 0 || vertex >= vertexCount) {
                 throw new IllegalArgumentException(what + "(" + vertex + "): no such vertex; internal ids run from 0 to " + (vertexCount - 1));
             }
-            return neighbourhoods;
         }
 
         @Override
