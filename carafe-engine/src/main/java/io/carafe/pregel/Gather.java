@@ -286,6 +286,11 @@ final class Gather implements AutoCloseable {
         return outDegree[local];
     }
 
+    /** Out-degrees by local vertex. */
+    int[] outDegrees() {
+        return outDegree;
+    }
+
     /** Allocates and maps this partition's broadcast segment; the caller names it in the job directory. */
     RAddress allocate(Namespace job) {
         RAddress segment = job.alloc(BroadcastLayout.segmentBytes(slots[index]), AllocFlags.GROW | AllocFlags.ZERO);

@@ -50,9 +50,10 @@ final class Mailboxes implements AutoCloseable {
     private final long[] inCount;
     private final Batch batch = new Batch();
 
-    // inbox, combined: one record per local vertex, and who got one
+    // inbox: who got messages this superstep
+    private final long[] hasMessage;
+    // inbox, combined: one record per local vertex
     private MemorySegment combined;
-    private long[] hasMessage;
     // inbox, uncombined: messages grouped by local vertex (counting sort)
     private int[] messageStart;
     private int[] messageNext;
@@ -94,10 +95,10 @@ final class Mailboxes implements AutoCloseable {
         this.identity = RecordView.allocate(messageLayout);
         this.into = new RecordView(messageLayout);
         this.other = new RecordView(messageLayout);
+        this.hasMessage = new long[(size + 63) >>> 6];
         if (combiner != null) {
             combiner.identity(identity);
             combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
-            hasMessage = new long[(size + 63) >>> 6];
             incoming.wrap(combined, 0);
             outRecords = arena.allocate(Math.max(1, vertexCount * recordBytes), 8);
             for (long t = 0; t < vertexCount; t++) {
@@ -190,9 +191,8 @@ final class Mailboxes implements AutoCloseable {
      */
     void read(long superstep) {
         Arrays.fill(outCount, 0);
-        if (combiner != null) {
-            Arrays.fill(hasMessage, 0);
-        } else {
+        Arrays.fill(hasMessage, 0);
+        if (combiner == null) {
             Arrays.fill(messageStart, 0);
         }
         if (superstep == 0) {
@@ -255,6 +255,9 @@ final class Mailboxes implements AutoCloseable {
             }
         }
         for (int v = 0; v < size; v++) {
+            if (messageStart[v + 1] > 0) {
+                hasMessage[v >>> 6] |= 1L << v;
+            }
             messageStart[v + 1] += messageStart[v];
         }
         if (total * recordBytes > grouped.byteSize()) {
@@ -271,16 +274,13 @@ final class Mailboxes implements AutoCloseable {
         incoming.wrap(grouped, 0);
     }
 
-    /** Bit u set when local vertex u has a combined message this superstep; null when messages are not combined (no such bits). */
+    /** Bit u set when local vertex u has messages this superstep. */
     long[] messageBits() {
-        return combiner != null ? hasMessage : null;
+        return hasMessage;
     }
 
     boolean hasMessages(int local) {
-        if (combiner != null) {
-            return (hasMessage[local >>> 6] & (1L << local)) != 0;
-        }
-        return messageStart[local + 1] > messageStart[local];
+        return (hasMessage[local >>> 6] & (1L << local)) != 0;
     }
 
     int messageCount(int local) {
