@@ -23,7 +23,7 @@ final class HybridChannel extends GatherChannel {
     /** They read whole blocks of this many edges, and remember which they have read. */
     private static final long EDGE_BLOCK = 4096;
 
-    private final Mailboxes mailboxes;
+    private final CombiningMailboxes mailboxes;
     private final boolean plusWeight; // sparse sends add the edge's weight
     private final boolean alsoIn;     // sparse sends go along in-edges too (sending to all neighbours of a directed graph)
     private final long[] sentLocal;   // local vertices that sent this superstep
@@ -38,7 +38,7 @@ final class HybridChannel extends GatherChannel {
     HybridChannel(WorkerJob worker, IntPredicate accepting) {
         super(worker, accepting, false); // dense supersteps skip most in-edges by the senders' bits: sorted lists gain nothing
         VertexProgram program = worker.program();
-        this.mailboxes = worker.mailboxes();
+        this.mailboxes = worker.combiningMailboxes();
         this.plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
         this.alsoIn = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE && worker.graph().directed();
         this.sentLocal = new long[(worker.size() + 63) >>> 6];

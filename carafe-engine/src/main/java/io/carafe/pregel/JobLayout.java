@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
  * The directory of a Pregel job, at the init address of the job's namespace: everything a
  * worker needs to join, so workers share nothing but RStore. The coordinator writes the
  * header and partitioning; each worker writes its own row of the mailbox grid (where its
- * outbox containers are and how many messages they hold room for) during the setup round,
- * and rewrites a cell whenever a container had to grow.
+ * outbox containers or page lists are and how much they hold room for, {@link MailboxLayout})
+ * during the setup round, and rewrites a cell whenever one had to grow.
  *
  * <pre>
  *  0  magic (long)          8  partitions P (int)     12 aggregators A (int)
@@ -23,7 +23,8 @@ import java.nio.charset.StandardCharsets;
  * 3088 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
  * 3096 checkpoint directory (UTF-8, up to 1,000 bytes)
  * 4096 partition starts: P+1 ints, padded to 8
- *  .. mailbox grid: P×P cells of (address, capacity) for the even then the odd container;
+ *  .. mailbox grid: P×P cells of (address, capacity) for the even then the odd container
+ *     (messages combined: capacity in messages) or page list (not combined: in pages);
  *     row i = the outboxes of worker i
  *  .. broadcasts: P entries of (address, slot count), entry i = worker i's broadcast
  *     segment when the job gathers or is hybrid ({@link BroadcastLayout}); 0 otherwise

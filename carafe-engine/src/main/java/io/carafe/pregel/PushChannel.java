@@ -8,14 +8,15 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 
 /**
- * {@link Messaging#PUSH}: every message goes to the outbox container of its target's
- * partition ({@link Mailboxes}), combined first when the program has a combiner; a vertex's
- * sends along its edges are a message per edge.
+ * {@link Messaging#PUSH}: every message goes to the outbox of its target's partition
+ * ({@link Mailboxes}): combined per target vertex when the program has a combiner, else
+ * packed in pages; a vertex's sends along its edges are a message per edge.
  */
 final class PushChannel implements MessageChannel {
     private final WorkerJob worker;
     private final WorkerGraph graph;
     private final Mailboxes mailboxes;
+    private final MemorySegment combined; // with a combiner: the combined messages of one double or long, local vertex u's at index u
     private final boolean plusWeight; // sends along out-edges deliver the message plus the edge's weight
     private final RecordView withWeight; // the reusable record they go in
     private final RecordView value;      // and the one a message of one value goes in
@@ -25,6 +26,7 @@ final class PushChannel implements MessageChannel {
         this.worker = worker;
         this.graph = worker.graph();
         this.mailboxes = worker.mailboxes();
+        this.combined = mailboxes instanceof CombiningMailboxes c ? c.combined() : MemorySegment.NULL;
         this.plusWeight = worker.program().sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
         this.withWeight = RecordView.allocate(worker.program().messageLayout());
         this.value = RecordView.allocate(worker.program().messageLayout());
@@ -82,12 +84,12 @@ final class PushChannel implements MessageChannel {
 
     @Override
     public double combinedDouble(int local) {
-        return mailboxes.combined().getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local);
+        return combined.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, local);
     }
 
     @Override
     public long combinedLong(int local) {
-        return mailboxes.combined().getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, local);
+        return combined.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, local);
     }
 
     @Override

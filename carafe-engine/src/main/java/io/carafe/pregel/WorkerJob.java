@@ -28,8 +28,13 @@ record WorkerJob(Namespace job, Mapping directory, JobLayout.Header header, Part
         return partitioning.end(index) - from();
     }
 
-    /** The push side's mailboxes for this worker: its outbox row and inbox column. */
+    /** The push side's mailboxes for this worker, its outbox row and inbox column: combining with a combiner, else packed. */
     Mailboxes mailboxes() {
-        return new Mailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), program.combiner(), arena);
+        return program.combiner() != null ? combiningMailboxes() : new PackedMailboxes(job, directory, partitioning, index, program.messageLayout(),
+                MailboxLayout.PAGE_BYTES);
+    }
+
+    CombiningMailboxes combiningMailboxes() {
+        return new CombiningMailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), program.combiner(), arena);
     }
 }
