@@ -3,6 +3,7 @@ package io.carafe.cli;
 import io.carafe.datasets.DatasetUnavailableException;
 import io.carafe.graph.GraphStoreException;
 import io.carafe.importer.GraphImportException;
+import io.carafe.pregel.MemoryLimitException;
 import io.carafe.pregel.PregelException;
 import io.rstore.RStoreException;
 import picocli.CommandLine;
@@ -20,10 +21,14 @@ import java.io.UncheckedIOException;
                 TrianglesCommand.class, SccCommand.class, RunCommand.class, DijkstraCommand.class, BfsCommand.class,
                 ImportCommand.class, StatsCommand.class, DatasetsCommand.class, GraphsCommand.class, BenchCommand.class, ScatterFloorCommand.class, WorkerCommand.class, ResumeCommand.class, CommandLine.HelpCommand.class})
 public final class CarafeCli implements Runnable {
-    /** Exit codes: 1 a failed --verify, 2 usage (picocli's), 3 a cluster or engine failure, 4 bad or missing input, 5 an I/O error. */
+    /**
+     * Exit codes: 1 a failed --verify, 2 usage (picocli's), 3 a cluster or engine failure, 4 bad or missing input, 5 an I/O error,
+     * 6 a job stopped at its memory bound (--max-memory).
+     */
     public static final int EXIT_RSTORE = 3;
     public static final int EXIT_INPUT = 4;
     public static final int EXIT_IO = 5;
+    public static final int EXIT_MEMORY = 6;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -56,6 +61,8 @@ public final class CarafeCli implements Runnable {
         int code;
         if (e instanceof IllegalArgumentException) {
             code = CommandLine.ExitCode.USAGE;
+        } else if (e instanceof MemoryLimitException) {
+            code = EXIT_MEMORY;
         } else if (e instanceof RStoreException || e instanceof PregelException) {
             code = EXIT_RSTORE;
         } else if (e instanceof GraphImportException || e instanceof GraphStoreException || e instanceof DatasetUnavailableException) {

@@ -27,6 +27,12 @@ final class EngineOptions {
                     + " (e.g. 1GiB; default: 64MiB)")
     String neighbourhoodCache;
 
+    @Option(names = "--max-memory", paramLabel = "SIZE|available|none", defaultValue = "available",
+            description = "bound on the resident memory of this process and its worker processes while the job runs (e.g. 8GiB): past it the"
+                    + " job stops with an error (exit code 6) instead of being killed by the kernel; available: what they hold when the job"
+                    + " starts plus what the machine (or its cgroup) has available then; none: no bound (default: ${DEFAULT-VALUE})")
+    String maxMemory;
+
     @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")
     long superstepTimeoutSeconds;
 
@@ -74,7 +80,7 @@ final class EngineOptions {
     /** Options only the Pregel engine reads: a kernel on threads of the command's process refuses them rather than ignore them. */
     private static final java.util.List<String> ENGINE_ONLY = java.util.List.of("--worker-processes", "--worker-launcher", "--messaging",
             "--partition-weights", "--neighbourhood-cache", "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics",
-            "--resume-checkpoints", "--max-supersteps");
+            "--resume-checkpoints", "--max-supersteps", "--max-memory");
 
     /** Refuses, naming --algorithm pregel, the engine's options given to {@code algorithm}'s kernel {@code method}, which runs in this process. */
     static void refuseEngineOnly(picocli.CommandLine.Model.CommandSpec command, String method, String algorithm) {
@@ -192,6 +198,27 @@ final class EngineOptions {
             default -> throw new IllegalArgumentException("--messaging must be auto, push, gather or hybrid, was " + messaging);
         };
         long cache = neighbourhoodCache == null ? PregelJob.Options.DEFAULT_NEIGHBOURHOOD_CACHE_BYTES : io.rstore.config.Units.parseBytes(neighbourhoodCache);
-        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode, cache);
+        return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode, cache,
+                maxMemoryBytes());
+    }
+
+    /** --max-memory as PregelJob.Options takes it. */
+    long maxMemoryBytes() {
+        return switch (maxMemory) {
+            case "available" -> PregelJob.Options.AVAILABLE_MEMORY;
+            case "none" -> 0;
+            default -> {
+                long bytes;
+                try {
+                    bytes = io.rstore.config.Units.parseBytes(maxMemory);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--max-memory must be a size such as 8GiB, available or none, was " + maxMemory);
+                }
+                if (bytes < 1) {
+                    throw new IllegalArgumentException("--max-memory must be a size above 0, available or none, was " + maxMemory);
+                }
+                yield bytes;
+            }
+        };
     }
 }

@@ -1,5 +1,6 @@
 package io.carafe.cli;
 
+import io.carafe.pregel.MemoryUse;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.Workers;
 
@@ -102,6 +103,23 @@ final class ProcessWorkers implements Workers {
         } catch (IOException e) {
             throw new PregelException("cannot start worker process " + index + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The resident memory of the worker processes still running, and of what they started (a launcher's command runs the worker under it). */
+    @Override
+    public long residentBytes() {
+        List<Process> running;
+        synchronized (processes) {
+            running = processes.stream().filter(Process::isAlive).toList();
+        }
+        long sum = 0;
+        for (Process p : running) {
+            sum += Math.max(0, MemoryUse.residentBytes(p.pid()));
+            for (ProcessHandle d : (Iterable<ProcessHandle>) p.descendants()::iterator) {
+                sum += Math.max(0, MemoryUse.residentBytes(d.pid()));
+            }
+        }
+        return sum;
     }
 
     @Override

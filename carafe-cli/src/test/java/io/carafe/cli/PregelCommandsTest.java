@@ -71,6 +71,25 @@ class PregelCommandsTest {
     }
 
     @Test
+    void shouldStopAJobAtItsMemoryBoundWithAnExitCodeOfItsOwn() {
+        for (boolean processes : new boolean[] {false, true}) {
+            Run stopped = processes ? run("pagerank", "--graph", "wiki-vote", "--max-memory", "1MiB", "--worker-processes")
+                    : run("pagerank", "--graph", "wiki-vote", "--max-memory", "1MiB");
+            assertEquals(CarafeCli.EXIT_MEMORY, stopped.exit(), stopped.err());
+            assertTrue(stopped.err().contains("carafe: setup reached ") && stopped.err().contains("past the job's bound of 1.0 MB (maxMemoryBytes,"
+                    + " --max-memory"), stopped.err());
+            assertEquals(1, stopped.err().strip().lines().count(), "one line, no stack trace: " + stopped.err());
+        }
+        Run unbounded = run("pagerank", "--graph", "wiki-vote", "--max-memory", "none", "--iterations", "3");
+        assertEquals(0, unbounded.exit(), unbounded.err());
+        Run available = run("pagerank", "--graph", "wiki-vote", "--iterations", "3"); // the default: what the machine has
+        assertEquals(0, available.exit(), available.err());
+        Run bad = run("pagerank", "--graph", "wiki-vote", "--max-memory", "lots");
+        assertEquals(CommandLine.ExitCode.USAGE, bad.exit());
+        assertTrue(bad.err().contains("--max-memory must be a size such as 8GiB, available or none, was lots"), bad.err());
+    }
+
+    @Test
     void shouldWriteTheJsonSummaryTheIssueAsksFor() throws IOException {
         Run r = run("pagerank", "--graph", graph().toString(), "--iterations", "5", "--workers", "2", "--format", "json", "--top", "2");
         assertEquals(0, r.exit(), r.err());

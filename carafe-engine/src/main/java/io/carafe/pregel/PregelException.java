@@ -1,7 +1,7 @@
 package io.carafe.pregel;
 
 /** A Pregel job failed: the message names the worker and its cause. */
-public final class PregelException extends RuntimeException {
+public class PregelException extends RuntimeException {
     public PregelException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -42,11 +42,16 @@ public final class PregelJob {
      * @param superstepTimeoutMs bound on any one superstep (and on setup)
      * @param messaging         how messages travel (AUTO: gather when the program allows it)
      * @param neighbourhoodCacheBytes each worker's cache of other partitions' edges, for programs that read neighbourhoods
+     * @param maxMemoryBytes    bound on the resident memory of this process and its worker processes while the job runs
+     *                          (a {@link MemoryLimitException} past it); {@link #AVAILABLE_MEMORY}: what they hold when the
+     *                          job starts plus what the machine has available then; 0: no bound
      */
     public record Options(int workers, double vertexWeight, double edgeWeight, long maxSupersteps, long superstepTimeoutMs,
-                          Messaging messaging, long neighbourhoodCacheBytes) {
+                          Messaging messaging, long neighbourhoodCacheBytes, long maxMemoryBytes) {
         /** Each worker's cache of other partitions' edges, for programs that read neighbourhoods: 64 MiB unless set. */
         public static final long DEFAULT_NEIGHBOURHOOD_CACHE_BYTES = 64L << 20;
+        /** maxMemoryBytes: what the job's processes hold when it starts plus what the machine (or cgroup) has available then. */
+        public static final long AVAILABLE_MEMORY = -1;
 
         public Options {
             java.util.Objects.requireNonNull(messaging, "messaging");
@@ -63,22 +68,29 @@ public final class PregelJob {
                 throw new IllegalArgumentException("--neighbourhood-cache must be at least " + (io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES >> 20)
                         + "MiB, was " + neighbourhoodCacheBytes + " bytes");
             }
+            if (maxMemoryBytes < AVAILABLE_MEMORY) {
+                throw new IllegalArgumentException("maxMemoryBytes must be a size, 0 (no bound) or AVAILABLE_MEMORY, was " + maxMemoryBytes);
+            }
         }
 
         public static Options defaults(int workers) {
-            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO, DEFAULT_NEIGHBOURHOOD_CACHE_BYTES);
+            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO, DEFAULT_NEIGHBOURHOOD_CACHE_BYTES, AVAILABLE_MEMORY);
         }
 
         public Options withMaxSupersteps(long n) {
-            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging, neighbourhoodCacheBytes);
+            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, maxMemoryBytes);
         }
 
         public Options withMessaging(Messaging m) {
-            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m, neighbourhoodCacheBytes);
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m, neighbourhoodCacheBytes, maxMemoryBytes);
         }
 
         public Options withNeighbourhoodCacheBytes(long bytes) {
-            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, bytes);
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, bytes, maxMemoryBytes);
+        }
+
+        public Options withMaxMemoryBytes(long bytes) {
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, bytes);
         }
     }
 
@@ -313,6 +325,8 @@ public final class PregelJob {
                     Result result = attempt(rstore, graph, program, options, progress, workerStarter, recovery.every(), checkpoints, restored, failedIn);
                     result.restarts = List.copyOf(restarts);
                     return result;
+                } catch (MemoryLimitException tooBig) {
+                    throw tooBig; // a restart would pass the bound again
                 } catch (RuntimeException failure) {
                     long latest = Checkpoints.latest(checkpoints);
                     if (latest < 0 || restarts.size() >= recovery.maxRestarts()) {
@@ -367,8 +381,13 @@ public final class PregelJob {
                 for (int i = 0; i < partitions; i++) {
                     workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
+                MemoryBound memory = new MemoryBound(options.maxMemoryBytes(), workerStarter);
+                java.util.function.LongConsumer watch = superstep -> { // between barrier polls
+                    failFast(workers);
+                    memory.check(superstep);
+                };
                 Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart,
-                        () -> failFast(workers), checkpointEvery, checkpoints, restored, messaging);
+                        watch, checkpointEvery, checkpoints, restored, messaging);
                 try {
                     drive.run();
                 } catch (RuntimeException failure) {
@@ -432,7 +451,7 @@ public final class PregelJob {
         private final Consumer<Superstep> progress;
         private final Messaging messaging; // as resolved: recorded in checkpoints, so a resumed job travels the same way
         private final long setupStart;
-        private final Runnable workersAlive;
+        private final java.util.function.LongConsumer watch; // between barrier polls, with the superstep (-1: setup): throws to fail the job
         final List<Superstep> supersteps = new ArrayList<>();
         boolean stoppedByMaster;
         double setupSeconds;
@@ -447,11 +466,11 @@ public final class PregelJob {
         private final long first; // 0, or the checkpoint this run restarted from
 
         Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
-              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, Runnable workersAlive,
+              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, java.util.function.LongConsumer watch,
               int checkpointEvery, java.nio.file.Path checkpoints, Checkpoints.CoordinatorState restored, Messaging messaging) {
             this.coordinator = coordinator;
             this.messaging = messaging;
-            this.workersAlive = workersAlive;
+            this.watch = watch;
             this.layout = layout;
             this.graph = graph;
             this.aggregators = aggregators;
@@ -478,9 +497,9 @@ public final class PregelJob {
 
         void run() {
             coordinator.start(0); // setup round: workers size and publish their outboxes
-            coordinator.awaitRound(0, options.superstepTimeoutMs(), workersAlive);
+            coordinator.awaitRound(0, options.superstepTimeoutMs(), () -> watch.accept(-1));
             coordinator.start(1); // joining round: workers map what the others published
-            coordinator.awaitRound(1, options.superstepTimeoutMs(), workersAlive);
+            coordinator.awaitRound(1, options.superstepTimeoutMs(), () -> watch.accept(-1));
             setupSeconds = (System.nanoTime() - setupStart) / 1e9;
             computeStart = System.nanoTime();
             int count = aggregators.size();
@@ -499,7 +518,8 @@ public final class PregelJob {
                 long start = System.nanoTime();
                 long round = superstep - first + 2; // rounds stay consecutive after a restart
                 coordinator.start(round);
-                coordinator.awaitRound(round, options.superstepTimeoutMs(), workersAlive);
+                long current = superstep;
+                coordinator.awaitRound(round, options.superstepTimeoutMs(), () -> watch.accept(current));
                 active = 0;
                 messages = 0;
                 long bytes = 0;

@@ -23,6 +23,9 @@ import java.util.function.IntPredicate;
  * finish the channel, write the values that changed, report counts and aggregates.
  */
 final class SuperstepLoop {
+    /** Words of 64 vertices between two looks at the coordinator's flag during a superstep (262,144 vertices). */
+    private static final int ABORT_CHECK_WORDS = 4096;
+
     private final RStore rstore;
     private final WorkerJob worker;
     private final BarrierWorker barrier;
@@ -160,6 +163,9 @@ final class SuperstepLoop {
             }
             if (wordComputed) {
                 computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: written after the superstep
+            }
+            if ((w & ABORT_CHECK_WORDS - 1) == ABORT_CHECK_WORDS - 1) {
+                barrier.checkNotAborted(); // a job stopped at its memory bound stops here, not at the end of a superstep that grows
             }
         }
         long messages = context.messagesSent();

@@ -80,6 +80,17 @@ public final class BarrierWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * Throws ABORTED if the coordinator has aborted the job: one read of its flag, for a
+     * worker to ask now and then during a long round rather than learn it at the round's end.
+     */
+    public void checkNotAborted() {
+        mapping.read(layout.coordinatorStatus(), 1);
+        if (local.get(ValueLayout.JAVA_BYTE, layout.coordinatorStatus()) == BarrierLayout.ABORT) {
+            throw ErrorCode.ABORTED.exception("the barrier coordinator aborted the job during worker " + index + "'s round");
+        }
+    }
+
     /** Publishes the area, then, in a separate ordered write, FINISHED(round). */
     public void finish(long round) {
         publish(BarrierLayout.round(round));

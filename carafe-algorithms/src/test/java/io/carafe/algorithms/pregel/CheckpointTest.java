@@ -4,6 +4,8 @@ import io.carafe.algorithms.GraphTestBase;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.ForwardingVertexProgram;
+import io.carafe.pregel.MemoryLimitException;
+import io.carafe.pregel.MemoryUse;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
@@ -103,6 +105,43 @@ class CheckpointTest extends GraphTestBase {
             assertEquals(failAt / 3 * 3, restart.resumedFrom(), "the latest complete checkpoint");
             assertTrue(restart.failure().contains("fails in superstep " + failAt), restart.failure());
             assertTrue(isEmpty(checkpoints), "a job's checkpoints go when it ends");
+        }
+    }
+
+    /**
+     * A superstep that grows the process past the job's memory bound (vertex 3 takes 600 MB
+     * in superstep 4, then waits for the abort) stops the job with the bound's own error,
+     * naming that superstep and the figures; it is not restarted from a checkpoint, where it
+     * would only grow again, and the memory the job held is given back.
+     */
+    @Test
+    void shouldStopAJobThatPassesItsMemoryBoundAndNotRestartIt() {
+        try (GraphFile g = load("wiki", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
+            java.lang.foreign.Arena hog = java.lang.foreign.Arena.ofShared();
+            long bound = MemoryUse.residentBytes() + (300L << 20);
+            VertexProgram growing = new ForwardingVertexProgram(program("pagerank")) {
+                @Override
+                public void compute(Context ctx) {
+                    if (ctx.superstep() == 4 && ctx.vertex() == 3) {
+                        hog.allocate(600L << 20, 4096).fill((byte) 1); // resident: every page written
+                        try {
+                            Thread.sleep(2_000); // the coordinator samples every 20 ms; the abort ends the job before this does
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    super.compute(ctx);
+                }
+            };
+            List<PregelJob.Restart> restarts = new ArrayList<>();
+            MemoryLimitException e = assertThrows(MemoryLimitException.class, () -> PregelJob.run(rstore, "wiki", growing,
+                    PregelJob.Options.defaults(2).withMaxMemoryBytes(bound), null, new PregelJob.Recovery(1, dir.resolve("checkpoints"), 3, restarts::add, false)));
+            assertTrue(e.getMessage().startsWith("superstep 4 reached "), e.getMessage());
+            assertTrue(e.usedBytes() > bound && e.limitBytes() == bound, e.usedBytes() + " against " + bound);
+            assertTrue(restarts.isEmpty(), "no restart: " + restarts);
+            assertTrue(isEmpty(dir.resolve("checkpoints")), "a job's checkpoints go when it ends");
+            hog.close();
+            assertEquals(31, run(program("pagerank"), Messaging.GATHER, PregelJob.Recovery.NONE).supersteps().size(), "the cluster runs the next job");
         }
     }
 
