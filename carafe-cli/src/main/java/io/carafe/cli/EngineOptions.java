@@ -33,6 +33,11 @@ final class EngineOptions {
                     + " starts plus what the machine (or its cgroup) has available then; none: no bound (default: ${DEFAULT-VALUE})")
     String maxMemory;
 
+    @Option(names = "--estimate",
+            description = "print the memory the job would take at its peak, per process (graph, values, mailboxes, caches), and stop:"
+                    + " the graph is imported if it is not cached and mapped, the job is not run")
+    boolean estimate;
+
     @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")
     long superstepTimeoutSeconds;
 
@@ -80,7 +85,7 @@ final class EngineOptions {
     /** Options only the Pregel engine reads: a kernel on threads of the command's process refuses them rather than ignore them. */
     private static final java.util.List<String> ENGINE_ONLY = java.util.List.of("--worker-processes", "--worker-launcher", "--messaging",
             "--partition-weights", "--neighbourhood-cache", "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics",
-            "--resume-checkpoints", "--max-supersteps", "--max-memory");
+            "--resume-checkpoints", "--max-supersteps", "--max-memory", "--estimate");
 
     /** Refuses, naming --algorithm pregel, the engine's options given to {@code algorithm}'s kernel {@code method}, which runs in this process. */
     static void refuseEngineOnly(picocli.CommandLine.Model.CommandSpec command, String method, String algorithm) {

@@ -172,6 +172,36 @@ final class PregelRun implements AutoCloseable {
         return run;
     }
 
+    /**
+     * --estimate: prints what the job would hold at its peak, per process, as a table or
+     * (--format json) a summary, in place of running it.
+     */
+    static void printEstimate(picocli.CommandLine.Model.CommandSpec command, String algorithm, LoadedGraph graph, VertexProgram program,
+                              EngineOptions engine, boolean embedded, long maxSupersteps, PrintWriter out) {
+        io.carafe.pregel.MemoryEstimate estimate = io.carafe.pregel.MemoryEstimate.of(graph.file().header(), program, engine.options(maxSupersteps),
+                engine.workerProcesses, embedded);
+        if (engine.format.equals("json")) {
+            ObjectNode summary = io.rstore.cli.JsonReport.header(command);
+            summary.put("algorithm", algorithm);
+            summary.put("graph", graph.name());
+            summary.put("vertices", graph.graph().vertexCount());
+            summary.put("edges", graph.graph().edgeCount());
+            summary.put("peakBytes", estimate.peakBytes());
+            ArrayNode processes = summary.putArray("processes");
+            for (io.carafe.pregel.MemoryEstimate.Process p : estimate.processes()) {
+                ObjectNode o = processes.addObject().put("process", p.name()).put("bytes", p.bytes());
+                ArrayNode parts = o.putArray("parts");
+                p.parts().forEach(part -> parts.addObject().put("part", part.what()).put("bytes", part.bytes()));
+            }
+            io.rstore.cli.JsonReport.print(summary, out);
+            return;
+        }
+        out.printf("%s on %s (%,d vertices, %,d edges, %s), estimated memory at the job's peak:%n", algorithm, graph.name(),
+                graph.graph().vertexCount(), graph.graph().edgeCount(), Output.count(engine.workers, "worker"));
+        out.print(estimate.describe());
+        out.flush();
+    }
+
     /** How -o writes one vertex's value. */
     interface ValueFormat {
         void append(int vertex, io.carafe.pregel.RecordView value, StringBuilder out);

@@ -106,6 +106,10 @@ abstract class ProgramCommand implements Callable<Integer> {
         }
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g);
+            if (engine.estimate) {
+                PregelRun.printEstimate(spec, algorithm(), g, program, engine, cluster.cluster == null, maxSupersteps(), out);
+                return 0;
+            }
             try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {
                 String line = summarize(run, g);
                 run.writeValues(engine, valueName(), (v, value, text) -> program.formatValue(value, text));

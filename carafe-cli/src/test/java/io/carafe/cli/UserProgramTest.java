@@ -22,6 +22,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,6 +126,21 @@ class UserProgramTest {
         }
         assertEquals(want, got);
         assertNotEquals(expected(edges, 3), got, "the --param reached the program: 3 rounds give other labels");
+    }
+
+    /** --estimate on a user's program: each process's parts and the total, and no job run (no -o written). */
+    @Test
+    void shouldEstimateAUsersProgramWithoutRunningIt() throws IOException {
+        Path graph = graph(new long[1200][2]);
+        Path output = dir.resolve("never.tsv");
+        StringWriter out = new StringWriter();
+        assertEquals(0, carafe(out, "run", "--program", jar() + ":MaxLabel", "--param", "rounds=4", "-g", graph.toString(), "--workers", "3",
+                "--worker-processes", "--estimate", "-o", output.toString()), out.toString());
+        String text = out.toString();
+        assertTrue(text.contains("estimated memory at the job's peak:"), text);
+        assertTrue(text.contains("this process (the coordinator, the memory servers):") && text.contains("worker process 2:")
+                && text.contains("  values: each partition's, mapped") && text.contains("peak on this host, all its processes together: "), text);
+        assertFalse(Files.exists(output), "the job did not run");
     }
 
     /** A program's own error in worker processes: exit 3, and the worker's one line in the coordinator's error. */

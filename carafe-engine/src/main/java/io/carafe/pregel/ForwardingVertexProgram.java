@@ -70,6 +70,11 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
+    public long workerBytes(long vertices, long edges, int workers) {
+        return delegate.workerBytes(vertices, edges, workers);
+    }
+
+    @Override
     public boolean readsNeighbourhoods() {
         return delegate.readsNeighbourhoods();
     }

@@ -150,6 +150,16 @@ public interface VertexProgram {
         return false;
     }
 
+    /**
+     * Bytes of memory the program holds itself in each worker at its peak, beyond what the
+     * engine keeps for it (values, messages, edges), on a graph of {@code vertices} and
+     * {@code edges} cut into {@code workers} partitions: what {@code --estimate} adds for
+     * it. 0 unless the program says (a program that keeps an array per vertex says so).
+     */
+    default long workerBytes(long vertices, long edges, int workers) {
+        return 0;
+    }
+
     /** True if {@code compute} reads in-edges or sends to all neighbours: each worker reads its vertices' in-edges (stored with a directed graph) at setup. */
     default boolean needsInEdges() {
         return false;

@@ -1,0 +1,190 @@
+package io.carafe.pregel;
+
+import io.carafe.graph.CarafeGraph;
+import io.carafe.graph.GraphHeader;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a job will hold in memory at its peak, predicted before anything is loaded, from the
+ * graph's header, the program's declarations and the job's options: like Neo4j GDS's
+ * estimate mode. Each part is a sum of the engine's own arrays (docs/architecture.md): the
+ * graph's sections as the job reads them, in RStore and copied into the workers; the values;
+ * the mailboxes or the gather's arrays; the neighbourhood cache; a program's own
+ * ({@link VertexProgram#workerBytes}); the JVM. Messages without a combiner are counted as
+ * one per edge each superstep, what most such programs send at their busiest.
+ *
+ * <p>The parts are grouped by the process that holds them: with workers as threads, one
+ * process holds everything (and, embedded, the memory servers too); with worker processes,
+ * the command's process holds the cluster's share and each worker its own, plus the part of
+ * the cluster's memory it touches through shared memory (counted in both processes'
+ * resident sets, as Linux counts shared pages); with a cluster of daemons, the memory
+ * servers' share is theirs.
+ */
+public final class MemoryEstimate {
+    /** A JVM running Carafe before it holds a graph: what small graphs peak at (170–250 MB measured). */
+    static final long JVM_BYTES = 200L << 20;
+    /** Heap arrays are held with the collector's headroom. */
+    static final double HEAP_HEADROOM = 1.25;
+
+    /** One part of the estimate, in bytes. */
+    public record Part(String what, long bytes) {
+    }
+
+    /** The parts one process holds (or the memory servers, for a cluster of daemons). */
+    public record Process(String name, List<Part> parts) {
+        public long bytes() {
+            return parts.stream().mapToLong(Part::bytes).sum();
+        }
+    }
+
+    private final List<Process> processes;
+
+    private MemoryEstimate(List<Process> processes) {
+        this.processes = List.copyOf(processes);
+    }
+
+    public List<Process> processes() {
+        return processes;
+    }
+
+    /** The estimate for the processes on this host: the largest one alone, or all of them as run together. */
+    public long peakBytes() {
+        return processes.stream().filter(p -> !p.name().equals(MEMORY_SERVERS)).mapToLong(Process::bytes).sum();
+    }
+
+    static final String MEMORY_SERVERS = "the cluster's memory servers";
+
+    /**
+     * The estimate of running {@code program} on {@code graph} with {@code options}:
+     * {@code workerProcesses} when each worker is a JVM of its own, {@code embedded} when the
+     * memory servers run in this process (else in daemons of a cluster).
+     */
+    public static MemoryEstimate of(GraphHeader graph, VertexProgram program, PregelJob.Options options, boolean workerProcesses, boolean embedded) {
+        Messaging messaging = options.messaging().resolve(program);
+        long v = graph.vertexCount();
+        long e = graph.edgeCount();
+        int p = options.workers();
+        boolean directed = graph.directed();
+        boolean neighbourhoods = program.readsNeighbourhoods();
+        boolean gathering = messaging == Messaging.GATHER || messaging == Messaging.HYBRID;
+        boolean silent = program.sends() == VertexProgram.Sends.NOTHING;
+        boolean plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
+        boolean toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
+        boolean scans = messaging != Messaging.GATHER || neighbourhoods; // a partition's out-edges mapped in its worker
+        boolean inEdges = directed && (program.needsInEdges() || neighbourhoods);
+        long vb = program.valueLayout().bytes();
+        long mb = program.messageLayout().bytes();
+        long stride = MailboxLayout.messageBytes((int) mb);
+
+        List<Part> store = new ArrayList<>();   // in RStore: the memory servers'
+        List<Part> workers = new ArrayList<>(); // in the workers, all of them together
+        List<Part> perProcess = new ArrayList<>(); // once in each process that runs workers
+
+        long graphRead = graph.verticesBytes() + (scans || gathering && !directed ? graph.edgesBytes() + (plusWeight ? graph.weightsBytes() : 0) : 0)
+                + (inEdges || gathering && directed ? graph.bytes(GraphHeader.Section.IN_OFFSETS) + graph.bytes(GraphHeader.Section.IN_SOURCES) : 0)
+                + (plusWeight && gathering ? graph.bytes(GraphHeader.Section.IN_WEIGHTS) : 0);
+        store.add(new Part("graph: the sections the job reads", graphRead));
+        if (scans) {
+            workers.add(new Part("graph: each partition's vertices and out-edges, mapped",
+                    graph.verticesBytes() + graph.edgesBytes() + (plusWeight ? graph.weightsBytes() : 0)));
+        }
+        if (inEdges) {
+            workers.add(new Part("graph: each partition's in-edges", heap(4 * v + 4 * e + (graph.weighted() ? 8 * e : 0))));
+        }
+        if (neighbourhoods) {
+            long edgeArrays = graph.edgesBytes() + graph.bytes(GraphHeader.Section.IN_SOURCES); // what a cache could ever hold
+            workers.add(new Part("neighbourhood cache", p * Math.min(options.neighbourhoodCacheBytes(), edgeArrays)));
+            perProcess.add(new Part("neighbourhoods: every vertex's edge offsets", 16 * v));
+        }
+
+        long snapshots = program.readsOtherValues() ? 3 : 1;
+        store.add(new Part("values" + (snapshots > 1 ? " and their two snapshots" : ""), vb * v * snapshots));
+        workers.add(new Part("values: each partition's, mapped", vb * v));
+        if (snapshots > 1) {
+            perProcess.add(new Part("values: the snapshot every vertex reads", vb * v));
+        }
+
+        if (gathering) {
+            long listed = toAll && directed ? 2 * e : e;
+            workers.add(new Part("gather: in-edges as slots" + (plusWeight ? " with weights" : ""), heap(4 * listed + (plusWeight ? 8 * e : 0))));
+            workers.add(new Part("gather: slots and degrees", heap((long) p * 4 * v * (toAll && directed ? 2 : 1) + 20 * v)));
+            workers.add(new Part("gather: every vertex's degree read a piece at a time", p * Math.min(CarafeGraph.PIECE_BYTES, graph.verticesBytes())));
+            store.add(new Part("gather: broadcast segments", 2 * 8 * v));
+            workers.add(new Part("gather: every partition's broadcast, mapped", (long) p * 2 * 8 * v));
+            perProcess.add(new Part("gather: the gathered values", heap(8 * v + v / 8)));
+        }
+        if (!silent && messaging != Messaging.GATHER) {
+            if (program.combiner() != null) {
+                long cells = messaging == Messaging.HYBRID ? (long) p * (e / Messaging.DENSE_FRACTION) : Math.min((long) p * v, e);
+                store.add(new Part("mailboxes: containers of both parities", 2 * cells * stride));
+                workers.add(new Part("mailboxes: containers, mapped by sender and receiver", 4 * cells * stride));
+                workers.add(new Part("mailboxes: combining slots and buckets", (long) p * (v * mb + ((v >>> 18) + 1) * (1 << 14) * (mb + 4)) + v * mb));
+            } else {
+                store.add(new Part("mailboxes: pages of both parities, a message per edge", 2 * e * stride));
+                workers.add(new Part("mailboxes: the messages grouped by target", e * mb + (long) p * p * 2 * MailboxLayout.PAGE_BYTES));
+            }
+        }
+        long own = program.workerBytes(v, e, p);
+        if (own > 0) {
+            workers.add(new Part("the program's own arrays", heap(own)));
+        }
+
+        List<Process> processes = new ArrayList<>();
+        if (!workerProcesses) {
+            List<Part> all = new ArrayList<>();
+            all.add(new Part("JVM", JVM_BYTES));
+            if (embedded) {
+                all.addAll(store);
+            }
+            all.addAll(workers);
+            all.addAll(perProcess);
+            processes.add(new Process("this process (" + p + " worker threads" + (embedded ? ", the memory servers" : "") + ")", all));
+        } else {
+            List<Part> command = new ArrayList<>();
+            command.add(new Part("JVM", JVM_BYTES));
+            if (embedded) {
+                command.addAll(store);
+            }
+            processes.add(new Process("this process (the coordinator" + (embedded ? ", the memory servers" : "") + ")", command));
+            long storeBytes = store.stream().mapToLong(Part::bytes).sum();
+            for (int i = 0; i < p; i++) {
+                List<Part> worker = new ArrayList<>();
+                worker.add(new Part("JVM", JVM_BYTES));
+                if (embedded) { // on this host workers reach the memory servers' chunks through shared memory: what they touch counts in them too
+                    worker.add(new Part("RStore's memory it reads and writes through shared memory (its share)", storeBytes / p));
+                }
+                for (Part part : workers) {
+                    worker.add(new Part(part.what(), part.bytes() / p));
+                }
+                worker.addAll(perProcess);
+                processes.add(new Process("worker process " + i, worker));
+            }
+        }
+        if (!embedded) {
+            processes.add(new Process(MEMORY_SERVERS, store));
+        }
+        return new MemoryEstimate(processes);
+    }
+
+    /** Heap arrays of {@code bytes}, as resident with the collector's headroom. */
+    private static long heap(long bytes) {
+        return (long) (bytes * HEAP_HEADROOM);
+    }
+
+    /** The estimate as lines for people: each process, its parts and its total, and the total on this host. */
+    public String describe() {
+        StringBuilder out = new StringBuilder();
+        for (Process process : processes) {
+            out.append(String.format("%s: %s%n", process.name(), MemoryBound.gigabytes(process.bytes())));
+            for (Part part : process.parts()) {
+                if (part.bytes() > 0) {
+                    out.append(String.format("  %-62s %12s%n", part.what(), MemoryBound.gigabytes(part.bytes())));
+                }
+            }
+        }
+        out.append(String.format("peak on this host, all its processes together: %s%n", MemoryBound.gigabytes(peakBytes())));
+        return out.toString();
+    }
+}
