@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
  * The directory of a Pregel job, at the init address of the job's namespace: everything a
  * worker needs to join, so workers share nothing but RStore. The coordinator writes the
  * header and partitioning; each worker writes its own row of the mailbox grid (where its
- * outbox containers or page lists are and how much they hold room for, {@link MailboxLayout})
- * during the setup round, and rewrites a cell whenever one had to grow.
+ * outbox page lists are and how many pages they hold room for, {@link MailboxLayout}) during
+ * the setup round, and rewrites a cell whenever a list had to grow.
  *
  * <pre>
  *  0  magic (long)          8  partitions P (int)     12 aggregators A (int)
@@ -23,9 +23,8 @@ import java.nio.charset.StandardCharsets;
  * 3088 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
  * 3096 checkpoint directory (UTF-8, up to 1,000 bytes)
  * 4096 partition starts: P+1 ints, padded to 8
- *  .. mailbox grid: P×P cells of (address, capacity) for the even then the odd container
- *     (messages combined: capacity in messages) or page list (not combined: in pages);
- *     row i = the outboxes of worker i
+ *  .. mailbox grid: P×P cells of (address, capacity in pages) for the even then the odd
+ *     page list; row i = the outboxes of worker i
  *  .. broadcasts: P entries of (address, slot count), entry i = worker i's broadcast
  *     segment when the job gathers or is hybrid ({@link BroadcastLayout}); 0 otherwise
  * </pre>
@@ -131,12 +130,12 @@ public final class JobLayout {
         return CELL * partitions;
     }
 
-    /** Offset of the part of cell (from, to) that names the container of {@code parity}. */
+    /** Offset of the part of cell (from, to) that names the page list of {@code parity}. */
     public static long cellPart(int partitions, int from, int to, long parity) {
         return cell(partitions, from, to) + 16 * (parity & 1);
     }
 
-    /** Offset and length of the whole grid, which a worker reads each superstep to find its inbox containers. */
+    /** Offset and length of the whole grid, which a worker reads each superstep to find its inbox page lists. */
     public static long gridOffset(int partitions) {
         return grid(partitions);
     }
@@ -228,7 +227,7 @@ public final class JobLayout {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** Names the container of {@code parity} in cell (from, to). */
+    /** Names the page list of {@code parity} in cell (from, to). */
     public static void setCell(MemorySegment s, int partitions, int from, int to, long parity, long address, long capacity) {
         long at = cellPart(partitions, from, to, parity);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, at, address);

@@ -4,21 +4,19 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The mailboxes from partition i to partition j for one superstep parity. Superstep k
- * reads the (k mod 2) mailboxes of its inbox column and writes the ((k+1) mod 2) ones of
- * its outbox row, so a superstep's writes never touch what the same superstep reads.
- *
- * <p>Combined messages ({@link CombiningMailboxes}) go in a container, a segment of its
- * own; a sender whose container is full allocates one twice the size and names it in its
- * directory cell; the receivers find it there in the next superstep, when they read that
- * parity. Messages that are not combined ({@link PackedMailboxes}) go in fixed-size pages,
- * each a segment of its own, listed in a page list that the directory cell names; a page
- * list that runs out of room is replaced by one twice its size (8 bytes a page).
+ * The mailboxes from partition i to partition j for one superstep parity: a page list
+ * naming fixed-size pages of packed messages, each page a segment of its own
+ * ({@link MailPages}). Superstep k reads the (k mod 2) lists of its inbox column and writes
+ * the ((k+1) mod 2) ones of its outbox row, so a superstep's writes never touch what the
+ * same superstep reads. A list that runs out of room is replaced by one twice its size
+ * (8 bytes a page) and named again in the directory cell; the receivers find it there in
+ * the next superstep, when they read that parity. A checkpoint holds a partition's
+ * messages as one container, whatever the page size.
  *
  * <pre>
- *  container: | count (long) | 56 pad | message 0 | message 1 | ...
  *  page list: | count (long) | pages (long) | 48 pad | page 0's address (long) | page 1's | ...
  *  page:      | message 0 | message 1 | ... (PAGE_BYTES / messageBytes of them, the last page of a list partly)
+ *  container: | count (long) | 56 pad | message 0 | message 1 | ...   (a checkpoint's section)
  *  message:   | target (int, internal id) | the message record |   packed
  * </pre>
  */
@@ -32,10 +30,6 @@ public final class MailboxLayout {
     /** Bytes of one message with a record of {@code recordBytes}. */
     public static long messageBytes(int recordBytes) {
         return TARGET + recordBytes;
-    }
-
-    public static long containerBytes(long capacity, int recordBytes) {
-        return (HEADER + Math.max(capacity, 1) * messageBytes(recordBytes) + 63) & -64L;
     }
 
     public static long count(MemorySegment container) {

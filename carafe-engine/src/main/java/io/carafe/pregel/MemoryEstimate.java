@@ -116,14 +116,16 @@ public final class MemoryEstimate {
             perProcess.add(new Part("gather: the gathered values", heap(8 * v + v / 8)));
         }
         if (!silent && messaging != Messaging.GATHER) {
+            long localPages = (long) p * p * 2 * MailboxLayout.PAGE_BYTES; // an outgoing and an incoming page per partition pair
             if (program.combiner() != null) {
-                long cells = messaging == Messaging.HYBRID ? (long) p * (e / Messaging.DENSE_FRACTION) : Math.min((long) p * v, e);
-                store.add(new Part("mailboxes: containers of both parities", 2 * cells * stride));
-                workers.add(new Part("mailboxes: containers, mapped by sender and receiver", 4 * cells * stride));
-                workers.add(new Part("mailboxes: combining slots and buckets", (long) p * (v * mb + ((v >>> 18) + 1) * (1 << 14) * (mb + 4)) + v * mb));
+                // at most one message per target from each worker, and a hybrid job pushes only while its senders reach a twentieth of the edges
+                long messages = Math.min((long) p * v, messaging == Messaging.HYBRID ? e / Messaging.DENSE_FRACTION : e);
+                store.add(new Part("mailboxes: pages of both parities", 2 * messages * stride));
+                workers.add(new Part("mailboxes: combining slots and buckets, local pages",
+                        (long) p * (v * mb + ((v >>> 18) + 1) * (1 << 14) * (mb + 4)) + v * mb + localPages));
             } else {
                 store.add(new Part("mailboxes: pages of both parities, a message per edge", 2 * e * stride));
-                workers.add(new Part("mailboxes: the messages grouped by target", e * mb + (long) p * p * 2 * MailboxLayout.PAGE_BYTES));
+                workers.add(new Part("mailboxes: the messages grouped by target, local pages", e * mb + localPages));
             }
         }
         long own = program.workerBytes(v, e, p);
