@@ -49,8 +49,9 @@ final class CombiningMailboxes implements Mailboxes {
     private final RecordView into;
     private final RecordView other;
 
+    /** {@code pageBytes}: the size of a page, {@link MailboxLayout#PAGE_BYTES} in a job (tests take smaller ones). */
     CombiningMailboxes(Namespace job, Mapping directory, Partitioning partitioning, int index, long vertexCount, RecordLayout messageLayout,
-                       Combiner combiner, Arena arena) {
+                       Combiner combiner, Arena arena, long pageBytes) {
         this.partitioning = partitioning;
         this.partitions = partitioning.partitions();
         this.from = partitioning.start(index);
@@ -60,7 +61,7 @@ final class CombiningMailboxes implements Mailboxes {
         this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
         this.recordBytes = messageLayout.bytes();
         this.stride = MailboxLayout.messageBytes(recordBytes);
-        this.pages = new MailPages(job, directory, partitions, index, recordBytes, MailboxLayout.PAGE_BYTES);
+        this.pages = new MailPages(job, directory, partitions, index, recordBytes, pageBytes);
         this.incoming = new RecordView(messageLayout);
         this.identity = RecordView.allocate(messageLayout);
         this.into = new RecordView(messageLayout);

@@ -35,6 +35,7 @@ record WorkerJob(Namespace job, Mapping directory, JobLayout.Header header, Part
     }
 
     CombiningMailboxes combiningMailboxes() {
-        return new CombiningMailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), program.combiner(), arena);
+        return new CombiningMailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), program.combiner(), arena,
+                MailboxLayout.PAGE_BYTES);
     }
 }

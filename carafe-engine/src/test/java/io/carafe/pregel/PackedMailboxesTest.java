@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * random messages to each other across many small pages (so page lists outgrow their
  * first room), over several supersteps of both parities; each receiver must see exactly
  * the multiset sent to each of its vertices, as a plain map of lists kept beside says, and
- * a checkpoint's sections, resent, must arrive again the same.
+ * a checkpoint's sections, resent, must arrive again the same. The combining side, through
+ * the same pages, must sum to what was sent to each vertex.
  */
 class PackedMailboxesTest {
     private static final RecordLayout MESSAGE = RecordLayout.builder().addLong("a").addLong("b").build(); // 16 bytes: 20 a message
@@ -103,6 +104,62 @@ class PackedMailboxesTest {
             }
         }
         workers.forEach(PackedMailboxes::close);
+    }
+
+    /**
+     * The combining side through the same small pages: sums of random longs per target, over
+     * supersteps of both parities and more than the page lists' first room, equal to the sums
+     * kept beside; a vertex nobody sent to has no message.
+     */
+    @Test
+    void shouldCombineEveryMessageToItsTargetAcrossPages() {
+        int partitions = PARTITIONING.partitions();
+        int vertices = PARTITIONING.end(partitions - 1);
+        List<CombiningMailboxes> workers = new ArrayList<>();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            for (int i = 0; i < partitions; i++) {
+                Mapping directory = job.raddress(RStore.RSTORE_INIT_RADDRESS).map(MapFlags.PREFETCH);
+                directories.add(directory);
+                workers.add(new CombiningMailboxes(job, directory, PARTITIONING, i, vertices, RecordLayout.LONG, LongCombiner.SUM, arena, 36)); // 3 a page
+            }
+            for (int i = 0; i < partitions; i++) {
+                workers.get(i).allocate(new long[partitions]);
+                directories.get(i).write(JobLayout.row(partitions, i), JobLayout.rowBytes(partitions));
+            }
+            workers.forEach(CombiningMailboxes::join);
+            Random random = new Random(11);
+            RecordView message = RecordView.allocate(RecordLayout.LONG);
+            long[] expected = null;
+            for (long superstep = 0; superstep < 4; superstep++) {
+                for (int i = 0; i < partitions; i++) {
+                    CombiningMailboxes w = workers.get(i);
+                    w.read(superstep);
+                    for (int v = PARTITIONING.start(i); v < PARTITIONING.end(i); v++) {
+                        int local = v - PARTITIONING.start(i);
+                        boolean has = (w.messageBits()[local >>> 6] & 1L << local) != 0;
+                        long want = expected == null ? 0 : expected[v];
+                        assertEquals(want != 0, has, "vertex " + v + " in superstep " + superstep);
+                        if (has) {
+                            assertEquals(want, w.message(local, 0).getLong(0), "vertex " + v + " in superstep " + superstep);
+                        }
+                    }
+                }
+                expected = new long[vertices];
+                for (int i = 0; i < partitions; i++) {
+                    for (int m = 0; m < (superstep == 1 ? 400 : 60); m++) { // superstep 1: more targets than 16 pages of 3 hold, per pair
+                        int target = random.nextInt(vertices);
+                        long value = 1 + random.nextInt(1000); // never 0: 0 stands for none above
+                        message.setLong(0, value);
+                        workers.get(i).deliver(superstep, target, message.memory(), message.base());
+                        expected[target] += value;
+                    }
+                }
+                for (CombiningMailboxes w : workers) {
+                    w.write(superstep);
+                }
+            }
+            workers.forEach(CombiningMailboxes::close);
+        }
     }
 
     /** What partition {@code p} received, by target vertex, is what was sent to it (in any order); null: nothing was sent yet. */
