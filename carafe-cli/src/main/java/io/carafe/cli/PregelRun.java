@@ -131,11 +131,7 @@ final class PregelRun implements AutoCloseable {
         err.printf("messaging: %s%s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT),
                 result.messaging() == Messaging.HYBRID ? " (" + HYBRID_RULE + ")" : "");
         double total = (System.nanoTime() - commandStart) / 1e9;
-        ObjectNode summary = io.rstore.cli.JsonReport.header(command);
-        summary.put("algorithm", algorithm);
-        summary.put("graph", graph.name());
-        summary.put("vertices", graph.graph().vertexCount());
-        summary.put("edges", graph.graph().edgeCount());
+        ObjectNode summary = summaryHeader(command, algorithm, graph);
         summary.put("workers", options.workers());
         summary.put("messaging", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
         if (result.messaging() == Messaging.HYBRID) {
@@ -172,6 +168,16 @@ final class PregelRun implements AutoCloseable {
         return run;
     }
 
+    /** The JSON summary's first fields: the command's header, then the algorithm and the graph. */
+    private static ObjectNode summaryHeader(picocli.CommandLine.Model.CommandSpec command, String algorithm, LoadedGraph graph) {
+        ObjectNode summary = io.rstore.cli.JsonReport.header(command);
+        summary.put("algorithm", algorithm);
+        summary.put("graph", graph.name());
+        summary.put("vertices", graph.graph().vertexCount());
+        summary.put("edges", graph.graph().edgeCount());
+        return summary;
+    }
+
     /**
      * --estimate: prints what the job would hold at its peak, per process, as a table or
      * (--format json) a summary, in place of running it.
@@ -181,11 +187,7 @@ final class PregelRun implements AutoCloseable {
         io.carafe.pregel.MemoryEstimate estimate = io.carafe.pregel.MemoryEstimate.of(graph.file().header(), program, engine.options(maxSupersteps),
                 engine.workerProcesses, embedded);
         if (engine.format.equals("json")) {
-            ObjectNode summary = io.rstore.cli.JsonReport.header(command);
-            summary.put("algorithm", algorithm);
-            summary.put("graph", graph.name());
-            summary.put("vertices", graph.graph().vertexCount());
-            summary.put("edges", graph.graph().edgeCount());
+            ObjectNode summary = summaryHeader(command, algorithm, graph);
             summary.put("peakBytes", estimate.peakBytes());
             ArrayNode processes = summary.putArray("processes");
             for (io.carafe.pregel.MemoryEstimate.Process p : estimate.processes()) {

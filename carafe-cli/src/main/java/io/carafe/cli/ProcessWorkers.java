@@ -16,6 +16,9 @@ final class ProcessWorkers implements Workers {
     private final long timeoutSeconds;
     private final java.util.function.IntFunction<List<String>> launcher;
     private final List<Process> processes = new ArrayList<>();
+    private final java.util.Map<Integer, Long> pids = new java.util.HashMap<>(); // by worker index, the latest
+    /** How long close() lets worker processes stop on their own before it kills them. */
+    private static final long STOP_GRACE_MS = 2_000;
     /** This JVM's options that a worker's JVM takes too (see {@link #forwarded}). */
     private static final List<String> FORWARDED_OPTIONS = forwarded(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
 
@@ -79,6 +82,7 @@ final class ProcessWorkers implements Workers {
             });
             synchronized (processes) {
                 processes.add(p);
+                pids.put(index, p.pid());
             }
             CompletableFuture<Void> done = new CompletableFuture<>();
             // a thread of its own waits for the exit: Process.onExit() finishes on the common fork-join pool,
@@ -122,10 +126,37 @@ final class ProcessWorkers implements Workers {
         return sum;
     }
 
+    /** "worker process 1 (pid 1234)": the pid of the job's latest process with that index. */
+    @Override
+    public String describe(int index) {
+        Long pid;
+        synchronized (processes) {
+            pid = pids.get(index);
+        }
+        return "worker process " + index + (pid == null ? "" : " (pid " + pid + ")");
+    }
+
+    /**
+     * Ends what still runs: asked to stop first, killed after {@link #STOP_GRACE_MS} (a stopped
+     * process, SIGSTOP, cannot act on the request and would stay behind, holding its memory).
+     */
     @Override
     public void close() {
+        List<Process> all;
         synchronized (processes) {
-            processes.forEach(Process::destroy);
+            all = List.copyOf(processes);
+        }
+        all.forEach(Process::destroy);
+        long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
+        for (Process p : all) {
+            try {
+                if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
         }
     }
 }

@@ -89,6 +89,51 @@ class PregelCommandsTest {
         assertTrue(bad.err().contains("--max-memory must be a size such as 8GiB, available or none, was lots"), bad.err());
     }
 
+    /**
+     * A worker process stopped with SIGSTOP mid-job: its heartbeat stands still, and the job
+     * fails within seconds (not the 600 s superstep timeout) with an error that names that
+     * worker and its pid, not a healthy one; the stopped process is killed, not left behind.
+     */
+    @Test
+    void shouldNameAStoppedWorkerProcessWithinSeconds() throws Exception {
+        long[] stopped = {-1};
+        Thread stopper = Thread.ofPlatform().daemon().start(() -> {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (stopped[0] < 0 && System.nanoTime() < deadline) {
+                ProcessHandle.current().descendants()
+                        .filter(h -> h.info().arguments().map(a -> java.util.Arrays.asList(a).containsAll(List.of("worker", "--index", "1"))).orElse(false))
+                        .findFirst().ifPresent(h -> stopped[0] = h.pid());
+                try {
+                    Thread.sleep(stopped[0] < 0 ? 100 : 3_000); // found: let it run a few supersteps, then stop it
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            try {
+                new ProcessBuilder("kill", "-STOP", Long.toString(stopped[0])).start().waitFor();
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long start = System.nanoTime();
+        Run r;
+        try {
+            r = run("pagerank", "--graph", "wiki-vote", "--iterations", "1000000", "--worker-processes");
+        } finally {
+            stopper.join();
+            if (stopped[0] > 0) {
+                ProcessHandle.of(stopped[0]).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertTrue(stopped[0] > 0, "a worker process 1 to stop was found");
+        assertEquals(CarafeCli.EXIT_RSTORE, r.exit(), r.err());
+        assertTrue(r.err().contains("carafe: worker process 1 (pid " + stopped[0] + ") sent no heartbeat for "), r.err());
+        assertTrue(seconds < 60, "failed in " + seconds + " s");
+        Thread.sleep(500);
+        assertFalse(ProcessHandle.of(stopped[0]).map(ProcessHandle::isAlive).orElse(false), "the stopped worker was killed");
+    }
+
     @Test
     void shouldWriteTheJsonSummaryTheIssueAsksFor() throws IOException {
         Run r = run("pagerank", "--graph", graph().toString(), "--iterations", "5", "--workers", "2", "--format", "json", "--top", "2");

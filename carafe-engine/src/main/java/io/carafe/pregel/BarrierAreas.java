@@ -8,11 +8,13 @@ import java.lang.foreign.ValueLayout;
  * each: a long, or a double's raw bits.
  *
  * <pre>
- *  worker area:      | active (long)    | messages sent (long) | bytes moved (long) | computed (long) | dense (long) | aggregator 0..A-1 | (G unused) |
- *  coordinator area: | superstep (long) | active (long)        | messages (long)    | (unused)        | (unused)     | aggregators of the previous superstep | global 0..G-1 |
+ *  worker area:      | active (long)    | messages sent (long) | bytes moved (long) | computed (long) | dense (long) | heartbeat (long) | aggregator 0..A-1 | (G unused) |
+ *  coordinator area: | superstep (long) | active (long)        | messages (long)    | (unused)        | (unused)     | (unused)         | aggregators of the previous superstep | global 0..G-1 |
  * </pre>
  * active: vertices that have not voted to halt; computed: vertices that ran compute;
- * dense: 1 if the worker published its messages for gathering, 0 if it pushed them.
+ * dense: 1 if the worker published its messages for gathering, 0 if it pushed them;
+ * heartbeat: a count the worker's process raises and writes on its own, every
+ * {@link Heartbeats#INTERVAL_MS} ms, whatever its superstep is doing.
  */
 final class BarrierAreas {
     static final long ACTIVE = 0;
@@ -20,10 +22,11 @@ final class BarrierAreas {
     static final long BYTES = 16;
     static final long COMPUTED = 24;
     static final long DENSE = 32;
+    static final long HEARTBEAT = 40;
     static final long SUPERSTEP = 0;
     static final long TOTAL_ACTIVE = 8;
     static final long TOTAL_MESSAGES = 16;
-    static final long AGGREGATES = 40;
+    static final long AGGREGATES = HEARTBEAT + 8;
 
     private BarrierAreas() {
     }

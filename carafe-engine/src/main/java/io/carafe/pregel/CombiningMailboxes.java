@@ -16,13 +16,12 @@ import java.util.Arrays;
  * combines them again as it streams the pages. Records are copied as bytes; nothing is
  * allocated per message.
  */
-final class CombiningMailboxes implements Mailboxes {
+final class CombiningMailboxes extends PagedMailboxes {
     /** Targets per bucket: 2^18 slots, a block that stays in cache while combined (2^16 measured slower for 8-byte messages). */
     private static final int BUCKET_SHIFT = 18;
     /** Messages a bucket holds before it is combined. */
     private static final int BUCKET_CAPACITY = 1 << 14;
 
-    private final MailPages pages;
     private final Partitioning partitioning;
     private final int partitions;
     private final int from;
@@ -52,6 +51,7 @@ final class CombiningMailboxes implements Mailboxes {
     /** {@code pageBytes}: the size of a page, {@link MailboxLayout#PAGE_BYTES} in a job (tests take smaller ones). */
     CombiningMailboxes(Namespace job, Mapping directory, Partitioning partitioning, int index, long vertexCount, RecordLayout messageLayout,
                        Combiner combiner, Arena arena, long pageBytes) {
+        super(new MailPages(job, directory, partitioning.partitions(), index, messageLayout.bytes(), pageBytes));
         this.partitioning = partitioning;
         this.partitions = partitioning.partitions();
         this.from = partitioning.start(index);
@@ -61,7 +61,6 @@ final class CombiningMailboxes implements Mailboxes {
         this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
         this.recordBytes = messageLayout.bytes();
         this.stride = MailboxLayout.messageBytes(recordBytes);
-        this.pages = new MailPages(job, directory, partitions, index, recordBytes, pageBytes);
         this.incoming = new RecordView(messageLayout);
         this.identity = RecordView.allocate(messageLayout);
         this.into = new RecordView(messageLayout);
@@ -83,21 +82,10 @@ final class CombiningMailboxes implements Mailboxes {
         other.wrap(bucketRecords, 0);
     }
 
-    /** Page lists, no pages: what the messages need is allocated when they are written. */
-    @Override
-    public void allocate(long[] edgesInto) {
-        pages.allocate();
-    }
-
-    @Override
-    public void join() {
-        pages.join();
-    }
-
     /** Messages written in the previous superstep, combined as their pages stream through. */
     @Override
     public void read(long superstep) {
-        pages.startWriting((int) ((superstep + 1) & 1));
+        startWriting(superstep);
         Arrays.fill(hasMessage, 0);
         if (superstep == 0) {
             return;
@@ -202,23 +190,11 @@ final class CombiningMailboxes implements Mailboxes {
         for (int b = 0; b < bucketFill.length; b++) {
             combineBucket(b);
         }
-        int parity = (int) ((superstep + 1) & 1);
+        int parity = writeParity(superstep);
         for (int j = 0; j < partitions; j++) {
             drainCombined(j, parity, partitioning.start(j), partitioning.end(j));
         }
         pages.publish(parity);
-    }
-
-    /** For a checkpoint after superstep {@code superstep - 1}: what this worker sent for {@code superstep} to read, a count and the messages per partition. */
-    @Override
-    public java.util.List<MemorySegment> sent(long superstep) {
-        return pages.sent((int) (superstep & 1));
-    }
-
-    /** Restarting from a checkpoint: {@link #sent}'s sections written again, for {@code superstep} to read. */
-    @Override
-    public void resend(long superstep, java.util.List<MemorySegment> sections) {
-        pages.resend((int) (superstep & 1), sections);
     }
 
     private void combineBucket(int b) {
@@ -277,10 +253,5 @@ final class CombiningMailboxes implements Mailboxes {
         } else {
             combiner.combine(into.wrap(intoMemory, intoAt), other.wrap(msg, msgAt));
         }
-    }
-
-    @Override
-    public void close() {
-        pages.close();
     }
 }

@@ -7,7 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * {@link Mailboxes} for messages that are not combined: every message goes through the
@@ -16,11 +15,10 @@ import java.util.List;
  * target. A message costs its record plus 4 bytes in RStore for each parity it occupies, and
  * its record in the receiver while its vertices compute.
  */
-final class PackedMailboxes implements Mailboxes {
+final class PackedMailboxes extends PagedMailboxes {
     /** The grouped array is allocated in multiples of this, so a superstep with a few more messages than any before rarely reallocates it. */
     private static final long GROUPED_ROUNDING = 1 << 20;
 
-    private final MailPages pages;
     private final Partitioning partitioning;
     private final int partitions;
     private final int index;
@@ -40,33 +38,22 @@ final class PackedMailboxes implements Mailboxes {
 
     /** {@code pageBytes}: the size of a page, {@link MailboxLayout#PAGE_BYTES} in a job (tests take smaller ones). */
     PackedMailboxes(Namespace job, Mapping directory, Partitioning partitioning, int index, RecordLayout messageLayout, long pageBytes) {
+        super(new MailPages(job, directory, partitioning.partitions(), index, messageLayout.bytes(), pageBytes));
         this.partitioning = partitioning;
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
         this.size = partitioning.end(index) - from;
         this.recordBytes = messageLayout.bytes();
-        this.pages = new MailPages(job, directory, partitions, index, recordBytes, pageBytes);
         this.messageStart = new int[size + 1];
         this.messageNext = new int[size];
         this.hasMessage = new long[(size + 63) >>> 6];
         this.incoming = new RecordView(messageLayout);
     }
 
-    /** Page lists, no pages: what a message needs is allocated when it is sent. */
-    @Override
-    public void allocate(long[] edgesInto) {
-        pages.allocate();
-    }
-
-    @Override
-    public void join() {
-        pages.join();
-    }
-
     @Override
     public void read(long superstep) {
-        pages.startWriting((int) ((superstep + 1) & 1));
+        startWriting(superstep);
         Arrays.fill(hasMessage, 0);
         Arrays.fill(messageStart, 0);
         if (superstep == 0) {
@@ -149,28 +136,18 @@ final class PackedMailboxes implements Mailboxes {
 
     @Override
     public void deliver(long superstep, int target, MemorySegment record, long recordAt) {
-        pages.append((int) ((superstep + 1) & 1), partitioning.partitionOf(target), target, record, recordAt);
+        pages.append(writeParity(superstep), partitioning.partitionOf(target), target, record, recordAt);
     }
 
     /** Writes out the partly filled pages and the ((superstep + 1) mod 2) page lists. */
     @Override
     public void write(long superstep) {
-        pages.publish((int) ((superstep + 1) & 1));
-    }
-
-    @Override
-    public List<MemorySegment> sent(long superstep) {
-        return pages.sent((int) (superstep & 1));
-    }
-
-    @Override
-    public void resend(long superstep, List<MemorySegment> sections) {
-        pages.resend((int) (superstep & 1), sections);
+        pages.publish(writeParity(superstep));
     }
 
     @Override
     public void close() {
-        pages.close();
+        super.close();
         if (groupedArena != null) {
             groupedArena.close();
         }

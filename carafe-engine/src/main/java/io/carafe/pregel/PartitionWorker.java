@@ -61,6 +61,7 @@ final class PartitionWorker implements Callable<Void> {
                 checkSameProgram(program, header);
                 BarrierLayout layout = new BarrierLayout(header.partitions(), BarrierAreas.bytes(header.aggregators(), header.globals()));
                 try (BarrierWorker barrier = new BarrierWorker(job.raddress(header.barrierAt()), layout, index);
+                     Heartbeats.Beat heartbeat = Heartbeats.beat(barrier);
                      Arena arena = Arena.ofShared()) { // shared, not confined: its segments are checked for liveness only, not for the owning thread, on every access
                     try {
                         if (!barrier.awaitStart(0, timeoutMs)) {

@@ -382,8 +382,10 @@ public final class PregelJob {
                     workers.add(workerStarter.start(rstore.uri(), jobName, i));
                 }
                 MemoryBound memory = new MemoryBound(options.maxMemoryBytes(), workerStarter);
+                Heartbeats heartbeats = new Heartbeats(partitions, options.superstepTimeoutMs(), workerStarter::describe);
                 java.util.function.LongConsumer watch = superstep -> { // between barrier polls
                     failFast(workers);
+                    heartbeats.check(coordinator, superstep);
                     memory.check(superstep);
                 };
                 Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart,

@@ -11,6 +11,11 @@ public interface Workers extends AutoCloseable {
     /** Starts worker {@code index}; the future ends when the worker does (exceptionally if it failed). */
     Future<Void> start(String clusterUri, String jobNamespace, int index);
 
+    /** Worker {@code index} as an error names it: "worker 1", or with what else finds it (its process id, say). */
+    default String describe(int index) {
+        return "worker " + index;
+    }
+
     /** The resident memory of the workers' own processes, in bytes: 0 for workers that are threads of this one. */
     default long residentBytes() {
         return 0;

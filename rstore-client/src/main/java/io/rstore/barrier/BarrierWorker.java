@@ -91,6 +91,19 @@ public final class BarrierWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code length} bytes of this worker's area from {@code offset} on their own,
+     * between rounds or during one (a liveness count, say); the coordinator reads them with
+     * the rest at its next poll. Safe beside the worker's own {@link #finish}.
+     */
+    public void publishAreaPart(long offset, long length) {
+        if (offset < 0 || length < 0 || offset + length > layout.areaBytes()) {
+            throw ErrorCode.OUT_OF_BOUNDS.exception("bytes " + offset + ".." + (offset + length) + " are not within the " + layout.areaBytes()
+                    + "-byte area");
+        }
+        mapping.write(layout.workerArea(index) + offset, length);
+    }
+
     /** Publishes the area, then, in a separate ordered write, FINISHED(round). */
     public void finish(long round) {
         publish(BarrierLayout.round(round));
