@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * What memory processes hold and what the machine has left, as Linux tells it: resident
  * sets from {@code /proc/PID/status}, available memory from {@code /proc/meminfo} and, inside
- * a cgroup (v2) with a memory limit, what the limit leaves. -1 where Linux does not answer.
+ * a cgroup (v2, or v1's memory controller) with a memory limit, what the limit leaves. -1
+ * where Linux does not answer.
  */
 public final class MemoryUse {
     private MemoryUse() {
@@ -37,24 +38,47 @@ public final class MemoryUse {
         return available;
     }
 
-    /** memory.max less memory.current of this process's cgroup (v2), or -1 without a limit. */
+    /** An unset cgroup v1 limit reads as about this (the largest page-aligned long). */
+    private static final long V1_UNLIMITED = Long.MAX_VALUE / 2;
+
+    /**
+     * What this process's cgroup limit leaves: memory.max less memory.current (v2), or
+     * memory.limit_in_bytes less memory.usage_in_bytes (v1's memory controller); -1 without a
+     * limit.
+     */
     private static long cgroupLeftBytes() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
-                if (line.startsWith("0::")) {
-                    Path dir = Path.of("/sys/fs/cgroup" + line.substring(3));
-                    String max = Files.readString(dir.resolve("memory.max")).trim();
-                    if (max.equals("max")) {
-                        return -1;
+                String[] parts = line.split(":", 3);
+                if (parts.length < 3) {
+                    continue;
+                }
+                if (parts[0].equals("0") && parts[1].isEmpty()) {
+                    long left = left(Path.of("/sys/fs/cgroup" + parts[2]), "memory.max", "memory.current");
+                    if (left >= 0) {
+                        return left;
                     }
-                    long current = Long.parseLong(Files.readString(dir.resolve("memory.current")).trim());
-                    return Math.max(0, Long.parseLong(max) - current);
+                } else if (java.util.Arrays.asList(parts[1].split(",")).contains("memory")) {
+                    return left(Path.of("/sys/fs/cgroup/memory" + parts[2]), "memory.limit_in_bytes", "memory.usage_in_bytes");
                 }
             }
         } catch (IOException | NumberFormatException | SecurityException e) {
-            // no cgroup v2 or no memory controller: the machine's figure stands
+            // no cgroup, or no memory controller: the machine's figure stands
         }
         return -1;
+    }
+
+    /** {@code limit} less {@code usage} in cgroup directory {@code dir}; -1 when unlimited or not there. */
+    private static long left(Path dir, String limit, String usage) throws IOException {
+        if (!Files.exists(dir.resolve(limit))) {
+            return -1;
+        }
+        String max = Files.readString(dir.resolve(limit)).trim();
+        if (max.equals("max") || Long.parseLong(max) >= V1_UNLIMITED) {
+            return -1;
+        }
+        long used = Long.parseLong(Files.readString(dir.resolve(usage)).trim());
+        return Math.max(0, Long.parseLong(max) - used);
     }
 
     /** The value of a "Key:   1234 kB" line of {@code file} in bytes, or -1. */

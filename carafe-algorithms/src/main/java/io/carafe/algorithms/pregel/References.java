@@ -107,7 +107,11 @@ public final class References {
         Long2IntOpenHashMap counts = new Long2IntOpenHashMap();
         for (int it = 0; it < iterations; it++) {
             for (int v = 0; v < out.n(); v++) {
-                counts.clear();
+                boolean large = counts.size() > 1024;
+                counts.clear(); // clears the whole table: after a hub's, shrink it, or every vertex after pays for the hub
+                if (large) {
+                    counts.trim();
+                }
                 for (int e = out.start()[v]; e < out.start()[v + 1]; e++) {
                     counts.addTo(label[out.target()[e]], 1);
                 }
