@@ -33,6 +33,7 @@ class MemoryEstimateTest {
 
     @Test
     void shouldEstimateThePeakWithinAQuarterOnThreeGraphSizes() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.carafe.datasets.Datasets.sharedDir().isPresent(), "no shared/datasets beside the checkout");
         List<String> off = new ArrayList<>();
         for (String graph : new String[] {"wiki-vote", "demo-rmat16", "grid-1400"}) {
             for (String[] command : new String[][] {{"pagerank"}, {"wcc", "--algorithm", "pregel"}, {"scc"}, {"tc"}}) {

@@ -72,6 +72,7 @@ class PregelCommandsTest {
 
     @Test
     void shouldStopAJobAtItsMemoryBoundWithAnExitCodeOfItsOwn() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.carafe.datasets.Datasets.sharedDir().isPresent(), "no shared/datasets beside the checkout");
         for (boolean processes : new boolean[] {false, true}) {
             Run stopped = processes ? run("pagerank", "--graph", "wiki-vote", "--max-memory", "1MiB", "--worker-processes")
                     : run("pagerank", "--graph", "wiki-vote", "--max-memory", "1MiB");
@@ -96,6 +97,7 @@ class PregelCommandsTest {
      */
     @Test
     void shouldNameAStoppedWorkerProcessWithinSeconds() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.carafe.datasets.Datasets.sharedDir().isPresent(), "no shared/datasets beside the checkout");
         long[] stopped = {-1};
         Thread stopper = Thread.ofPlatform().daemon().start(() -> {
             long deadline = System.nanoTime() + 60_000_000_000L;

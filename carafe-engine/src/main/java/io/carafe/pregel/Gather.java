@@ -274,12 +274,7 @@ final class Gather implements AutoCloseable {
 
     /** Whether senders that send {@code messages} (along that many of this partition's edges) go dense: published rather than pushed. */
     boolean dense(long messages) {
-        return messages > mostSparseMessages();
-    }
-
-    /** The most messages a sparse superstep of this partition sends. */
-    long mostSparseMessages() {
-        return edges / Messaging.DENSE_FRACTION;
+        return messages > edges / Messaging.DENSE_FRACTION; // the most a sparse superstep of this partition sends
     }
 
     int outDegree(int local) {

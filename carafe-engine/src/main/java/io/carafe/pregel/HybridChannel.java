@@ -45,7 +45,7 @@ final class HybridChannel extends GatherChannel {
         this.outgoing = RecordView.allocate(program.messageLayout());
     }
 
-    /** The broadcast segment as gathering has it, and mailboxes sized for the most a sparse superstep sends, so they never grow. */
+    /** The broadcast segment as gathering has it, and the mailboxes' page lists for sparse supersteps. */
     @Override
     public void setUp() {
         super.setUp();
@@ -57,9 +57,7 @@ final class HybridChannel extends GatherChannel {
         }
         senders = new int[size];
         edgeBlocksRead = new long[(int) ((edgeStart[size] / EDGE_BLOCK + 64) >>> 6)];
-        long[] sparse = new long[worker.partitions()];
-        Arrays.fill(sparse, gather.mostSparseMessages());
-        mailboxes.allocate(sparse);
+        mailboxes.allocate();
     }
 
     @Override

@@ -13,11 +13,8 @@ import java.util.List;
  */
 interface Mailboxes extends AutoCloseable {
 
-    /**
-     * Setup: allocates this worker's outboxes (given how many of its edges lead into each
-     * partition) and names them in its row of the directory; the caller writes the row.
-     */
-    void allocate(long[] edgesInto);
+    /** Setup: allocates this worker's outboxes and names them in its row of the directory; the caller writes the row. */
+    void allocate();
 
     /** Round 1: maps the inbox column, once every worker named its outboxes. */
     void join();

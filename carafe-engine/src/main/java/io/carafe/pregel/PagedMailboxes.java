@@ -17,7 +17,7 @@ abstract class PagedMailboxes implements Mailboxes {
 
     /** Page lists, no pages: what the messages need is allocated when they are written. */
     @Override
-    public final void allocate(long[] edgesInto) {
+    public final void allocate() {
         pages.allocate();
     }
 

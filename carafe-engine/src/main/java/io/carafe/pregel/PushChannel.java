@@ -32,23 +32,10 @@ final class PushChannel implements MessageChannel {
         this.value = RecordView.allocate(worker.program().messageLayout());
     }
 
-    /**
-     * Counts this partition's edges into every partition and allocates the outbox containers
-     * with room for a message per edge (per target vertex with a combiner): what most
-     * programs send, and what grows when they send more.
-     */
+    /** The outboxes' page lists, named in the directory: pages come as messages need them. */
     @Override
     public void setUp() {
-        Partitioning partitioning = worker.partitioning();
-        long[] edgesInto = new long[worker.partitions()];
-        SequentialEdgeIterator scan = graph.restartedScan();
-        while (scan.nextVertex() >= 0) {
-            for (int t; (t = scan.nextInt()) >= 0; ) {
-                edgesInto[partitioning.partitionOf(t)]++;
-            }
-        }
-        scan.restart();
-        mailboxes.allocate(edgesInto);
+        mailboxes.allocate();
     }
 
     @Override

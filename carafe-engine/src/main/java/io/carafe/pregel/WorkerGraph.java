@@ -67,13 +67,6 @@ final class WorkerGraph implements AutoCloseable {
         return part;
     }
 
-    /** The partition's scan at its start, for a pass over every edge (setup). */
-    SequentialEdgeIterator restartedScan() {
-        partition();
-        scan.restart();
-        return scan;
-    }
-
     /**
      * The scan positioned at {@code vertex}: partitions are walked in order, so this is a step
      * forward but at a superstep's start. Small enough to be inlined anywhere when the scan is

@@ -62,7 +62,7 @@ class PackedMailboxesTest {
             workers.add(worker(i));
         }
         for (int i = 0; i < partitions; i++) { // setup round: each names its page lists, then writes its row
-            workers.get(i).allocate(new long[partitions]);
+            workers.get(i).allocate();
             directories.get(i).write(JobLayout.row(partitions, i), JobLayout.rowBytes(partitions));
         }
         workers.forEach(PackedMailboxes::join);
@@ -123,7 +123,7 @@ class PackedMailboxesTest {
                 workers.add(new CombiningMailboxes(job, directory, PARTITIONING, i, vertices, RecordLayout.LONG, LongCombiner.SUM, arena, 36)); // 3 a page
             }
             for (int i = 0; i < partitions; i++) {
-                workers.get(i).allocate(new long[partitions]);
+                workers.get(i).allocate();
                 directories.get(i).write(JobLayout.row(partitions, i), JobLayout.rowBytes(partitions));
             }
             workers.forEach(CombiningMailboxes::join);
