@@ -96,7 +96,13 @@ final class HandshakeGate implements AutoCloseable {
                 long now = System.nanoTime();
                 expire(now);
                 long sleepMs = waiting.isEmpty() ? 0 : Math.max(1, (waiting.values().iterator().next().deadline - now) / 1_000_000L + 1);
-                selector.select(sleepMs);
+                if (arriving.isEmpty()) {
+                    selector.select(sleepMs);
+                } else {
+                    // an arrival's wakeup may have been spent: the selectNow below clears any wakeup before it, and
+                    // select(0) would then sleep with a connection left unchallenged until its client timed out
+                    selector.selectNow();
+                }
                 for (SocketChannel c; (c = arriving.poll()) != null; ) {
                     challenge(c);
                 }
