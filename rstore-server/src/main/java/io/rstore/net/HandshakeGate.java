@@ -96,13 +96,7 @@ final class HandshakeGate implements AutoCloseable {
                 long now = System.nanoTime();
                 expire(now);
                 long sleepMs = waiting.isEmpty() ? 0 : Math.max(1, (waiting.values().iterator().next().deadline - now) / 1_000_000L + 1);
-                if (arriving.isEmpty()) {
-                    selector.select(sleepMs);
-                } else {
-                    // an arrival's wakeup may have been spent: the selectNow below clears any wakeup before it, and
-                    // select(0) would then sleep with a connection left unchallenged until its client timed out
-                    selector.selectNow();
-                }
+                selector.select(sleepMs);
                 for (SocketChannel c; (c = arriving.poll()) != null; ) {
                     challenge(c);
                 }
@@ -122,6 +116,11 @@ final class HandshakeGate implements AutoCloseable {
                         judge(a.getKey(), a.getValue());
                     }
                     answered.clear();
+                    if (!arriving.isEmpty()) {
+                        // selectNow cleared the wakeup of a connection admitted meanwhile: without this, select(0)
+                        // would sleep with it unchallenged until its client timed out
+                        selector.wakeup();
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
