@@ -96,8 +96,19 @@ final class HandshakeGate implements AutoCloseable {
                 long now = System.nanoTime();
                 expire(now);
                 long sleepMs = waiting.isEmpty() ? 0 : Math.max(1, (waiting.values().iterator().next().deadline - now) / 1_000_000L + 1);
-                selector.select(sleepMs);
-                for (SocketChannel c; (c = arriving.poll()) != null; ) {
+                if (arriving.isEmpty()) { // one admitted after this check wakes the select; with some already waiting, do not sleep
+                    selector.select(sleepMs);
+                } else {
+                    selector.selectNow();
+                }
+                // at most one queue's worth a round: the acceptor refills the queue while it drains, and a connection
+                // evicted here stays open until the next select lets its key go, so an unbounded drain under a flood
+                // would hold every evicted descriptor at once
+                for (int n = 0; n < ARRIVING; n++) {
+                    SocketChannel c = arriving.poll();
+                    if (c == null) {
+                        break;
+                    }
                     challenge(c);
                 }
                 Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
@@ -116,11 +127,6 @@ final class HandshakeGate implements AutoCloseable {
                         judge(a.getKey(), a.getValue());
                     }
                     answered.clear();
-                    if (!arriving.isEmpty()) {
-                        // selectNow cleared the wakeup of a connection admitted meanwhile: without this, select(0)
-                        // would sleep with it unchallenged until its client timed out
-                        selector.wakeup();
-                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
