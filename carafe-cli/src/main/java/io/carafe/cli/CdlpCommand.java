@@ -28,7 +28,7 @@ final class CdlpCommand extends ProgramCommand {
     }
 
     @Override
-    VertexProgram program(LoadedGraph g) {
+    VertexProgram program(ResolvedGraph g) {
         return new LabelPropagation(iterations);
     }
 

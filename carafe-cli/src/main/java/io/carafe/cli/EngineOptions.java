@@ -35,7 +35,7 @@ final class EngineOptions {
 
     @Option(names = "--estimate",
             description = "print the memory the job would take at its peak, per process (graph, values, mailboxes, caches), and stop:"
-                    + " the graph is imported if it is not cached and mapped, the job is not run")
+                    + " from the graph file's header, before any cluster is started or reached and before loading; the job is not run")
     boolean estimate;
 
     @Option(names = "--superstep-timeout", paramLabel = "SECONDS", defaultValue = "600", description = "bound on one superstep (default: ${DEFAULT-VALUE})")

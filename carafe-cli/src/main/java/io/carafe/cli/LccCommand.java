@@ -25,7 +25,7 @@ final class LccCommand extends ProgramCommand {
     }
 
     @Override
-    VertexProgram program(LoadedGraph g) {
+    VertexProgram program(ResolvedGraph g) {
         return new Triangles(true);
     }
 

@@ -1,6 +1,5 @@
 package io.carafe.cli;
 
-import io.carafe.datasets.GraphResolver;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.GraphHeader;
 import io.carafe.graph.GraphStoreException;
@@ -13,34 +12,28 @@ import java.io.PrintStream;
  * A command's graph: resolved (file or dataset), imported or taken from the cache, and
  * loaded into a running RStore cluster, with the time each step took.
  */
-record LoadedGraph(String name, GraphFile file, CarafeGraph graph, double importSeconds, double loadSeconds) implements AutoCloseable {
+record LoadedGraph(ResolvedGraph resolved, CarafeGraph graph, double loadSeconds) implements AutoCloseable {
 
     static LoadedGraph load(RStore rstore, GraphOptions options, PrintStream err) {
-        long start = System.nanoTime();
-        GraphResolver.Resolved resolved = GraphResolver.resolve(options.graph, options.importOptions(), options.cacheDir(), err);
-        double importSeconds = (System.nanoTime() - start) / 1e9;
-        err.print(resolved.imported().report().summary());
-        if (!resolved.imported().report().summary().endsWith("\n")) {
-            err.println();
-        }
+        ResolvedGraph resolved = ResolvedGraph.resolve(options, err);
         long loadStart = System.nanoTime();
         CarafeGraph graph;
         boolean reused;
         try {
-            reused = !options.replace && reusable(rstore, resolved.name(), resolved.imported().file());
+            reused = !options.replace && reusable(rstore, resolved.name(), resolved.file());
             if (options.replace && CarafeGraph.exists(rstore, resolved.name())) {
                 CarafeGraph.delete(rstore, resolved.name());
                 err.printf("replacing graph %s in the cluster%n", resolved.name());
             }
-            graph = reused ? CarafeGraph.open(rstore, resolved.name()) : CarafeGraph.create(rstore, resolved.name(), resolved.imported().file(), err);
+            graph = reused ? CarafeGraph.open(rstore, resolved.name()) : CarafeGraph.create(rstore, resolved.name(), resolved.file(), err);
         } catch (RuntimeException e) {
-            resolved.imported().file().close();
+            resolved.close();
             throw e;
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
         err.printf("%s %s %s RStore in %.2f s (%s, %,d vertices, %,d edges)%n", reused ? "using" : "loaded", resolved.name(),
                 reused ? "already in" : "into", loadSeconds, graph.isWeighted() ? "weighted" : "unweighted", graph.vertexCount(), graph.edgeCount());
-        return new LoadedGraph(resolved.name(), resolved.imported().file(), graph, importSeconds, loadSeconds);
+        return new LoadedGraph(resolved, graph, loadSeconds);
     }
 
     /**
@@ -61,22 +54,30 @@ record LoadedGraph(String name, GraphFile file, CarafeGraph graph, double import
                 + " first: carafe graphs drop " + name + " --cluster URI");
     }
 
+    String name() {
+        return resolved.name();
+    }
+
+    GraphFile file() {
+        return resolved.file();
+    }
+
+    double importSeconds() {
+        return resolved.importSeconds();
+    }
+
     /** The internal id of an original id given on the command line. */
     int vertex(long originalId, String option) {
-        int id = graph.vertexId(originalId);
-        if (id < 0) {
-            throw new IllegalArgumentException(option + " " + originalId + " is not a vertex of graph '" + name + "'");
-        }
-        return id;
+        return resolved.vertex(originalId, option);
     }
 
     long originalId(int vertex) {
-        return io.carafe.graph.VertexLayout.originalId(file.vertices(), vertex);
+        return resolved.originalId(vertex);
     }
 
     @Override
     public void close() {
         graph.close();
-        file.close();
+        resolved.close();
     }
 }

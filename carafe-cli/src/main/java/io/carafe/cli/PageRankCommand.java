@@ -84,12 +84,14 @@ final class PageRankCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         engine.options(bound + 1L); // options are checked before anything is imported or loaded
         engine.checkLauncher(cluster);
+        if (engine.estimate) {
+            try (ResolvedGraph g = ResolvedGraph.resolve(graph, System.err)) {
+                PregelRun.printEstimate(spec, "pagerank", g, program, engine, cluster.cluster == null, bound + 1L, out);
+            }
+            return 0;
+        }
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-                if (engine.estimate) {
-                    PregelRun.printEstimate(spec, "pagerank", g, program, engine, cluster.cluster == null, bound + 1L, out);
-                    return 0;
-                }
                 try (PregelRun run = PregelRun.run(spec, "pagerank", rstore, g, program, engine, bound + 1L, start)) {
                     double[] ranks = run.result.doubles(0);
                     int updates = run.result.supersteps().size() - 1;

@@ -131,7 +131,7 @@ final class PregelRun implements AutoCloseable {
         err.printf("messaging: %s%s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT),
                 result.messaging() == Messaging.HYBRID ? " (" + HYBRID_RULE + ")" : "");
         double total = (System.nanoTime() - commandStart) / 1e9;
-        ObjectNode summary = summaryHeader(command, algorithm, graph);
+        ObjectNode summary = summaryHeader(command, algorithm, graph.resolved());
         summary.put("workers", options.workers());
         summary.put("messaging", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
         if (result.messaging() == Messaging.HYBRID) {
@@ -169,22 +169,23 @@ final class PregelRun implements AutoCloseable {
     }
 
     /** The JSON summary's first fields: the command's header, then the algorithm and the graph. */
-    private static ObjectNode summaryHeader(picocli.CommandLine.Model.CommandSpec command, String algorithm, LoadedGraph graph) {
+    private static ObjectNode summaryHeader(picocli.CommandLine.Model.CommandSpec command, String algorithm, ResolvedGraph graph) {
         ObjectNode summary = io.rstore.cli.JsonReport.header(command);
         summary.put("algorithm", algorithm);
         summary.put("graph", graph.name());
-        summary.put("vertices", graph.graph().vertexCount());
-        summary.put("edges", graph.graph().edgeCount());
+        summary.put("vertices", graph.header().vertexCount());
+        summary.put("edges", graph.header().edgeCount());
         return summary;
     }
 
     /**
      * --estimate: prints what the job would hold at its peak, per process, as a table or
-     * (--format json) a summary, in place of running it.
+     * (--format json) a summary, in place of running it: from the graph file's header,
+     * before the cluster starts or the graph is loaded.
      */
-    static void printEstimate(picocli.CommandLine.Model.CommandSpec command, String algorithm, LoadedGraph graph, VertexProgram program,
+    static void printEstimate(picocli.CommandLine.Model.CommandSpec command, String algorithm, ResolvedGraph graph, VertexProgram program,
                               EngineOptions engine, boolean embedded, long maxSupersteps, PrintWriter out) {
-        io.carafe.pregel.MemoryEstimate estimate = io.carafe.pregel.MemoryEstimate.of(graph.file().header(), program, engine.options(maxSupersteps),
+        io.carafe.pregel.MemoryEstimate estimate = io.carafe.pregel.MemoryEstimate.of(graph.header(), program, engine.options(maxSupersteps),
                 engine.workerProcesses, embedded);
         if (engine.format.equals("json")) {
             ObjectNode summary = summaryHeader(command, algorithm, graph);
@@ -199,7 +200,7 @@ final class PregelRun implements AutoCloseable {
             return;
         }
         out.printf("%s on %s (%,d vertices, %,d edges, %s), estimated memory at the job's peak:%n", algorithm, graph.name(),
-                graph.graph().vertexCount(), graph.graph().edgeCount(), Output.count(engine.workers, "worker"));
+                graph.header().vertexCount(), graph.header().edgeCount(), Output.count(engine.workers, "worker"));
         out.print(estimate.describe());
         out.flush();
     }

@@ -39,7 +39,7 @@ abstract class ProgramCommand implements Callable<Integer> {
     /** The heading of the value column of -o. */
     abstract String valueName();
 
-    abstract VertexProgram program(LoadedGraph g);
+    abstract VertexProgram program(ResolvedGraph g);
 
     /** Adds the run's figures to the JSON summary and returns the one-line report. */
     abstract String summarize(PregelRun run, LoadedGraph g) throws IOException;
@@ -104,12 +104,14 @@ abstract class ProgramCommand implements Callable<Integer> {
         if ((engine.messaging.equals("gather") || engine.messaging.equals("hybrid")) && !mayBroadcast()) {
             throw new IllegalArgumentException(broadcastRefusal());
         }
-        try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-            VertexProgram program = program(g);
-            if (engine.estimate) {
-                PregelRun.printEstimate(spec, algorithm(), g, program, engine, cluster.cluster == null, maxSupersteps(), out);
-                return 0;
+        if (engine.estimate) {
+            try (ResolvedGraph g = ResolvedGraph.resolve(graph, System.err)) {
+                PregelRun.printEstimate(spec, algorithm(), g, program(g), engine, cluster.cluster == null, maxSupersteps(), out);
             }
+            return 0;
+        }
+        try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+            VertexProgram program = program(g.resolved());
             try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {
                 String line = summarize(run, g);
                 run.writeValues(engine, valueName(), (v, value, text) -> program.formatValue(value, text));

@@ -42,7 +42,7 @@ final class RunCommand extends ProgramCommand {
     }
 
     @Override
-    VertexProgram program(LoadedGraph g) {
+    VertexProgram program(ResolvedGraph g) {
         if (engine.verify) {
             throw new IllegalArgumentException("--verify: carafe run has no independent reference for a program of yours; check its values from -o");
         }

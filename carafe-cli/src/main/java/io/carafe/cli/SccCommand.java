@@ -25,7 +25,7 @@ final class SccCommand extends ProgramCommand {
     }
 
     @Override
-    VertexProgram program(LoadedGraph g) {
+    VertexProgram program(ResolvedGraph g) {
         return new StronglyConnectedComponents();
     }
 

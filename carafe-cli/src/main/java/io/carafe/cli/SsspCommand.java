@@ -109,8 +109,8 @@ final class SsspCommand extends ProgramCommand {
     }
 
     @Override
-    VertexProgram program(LoadedGraph g) {
-        if (!hops && g.graph().isWeighted() && g.graph().header().minWeight() < 0) {
+    VertexProgram program(ResolvedGraph g) {
+        if (!hops && g.header().weighted() && g.header().minWeight() < 0) {
             throw new IllegalArgumentException("graph '" + g.name() + "' has negative weights; import with --weight-map abs or add:X");
         }
         int s = g.vertex(source, "--source");

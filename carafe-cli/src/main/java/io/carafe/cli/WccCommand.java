@@ -99,7 +99,7 @@ final class WccCommand extends ProgramCommand {
     }
 
     @Override
-    VertexProgram program(LoadedGraph g) {
+    VertexProgram program(ResolvedGraph g) {
         return method.equals("pregel") ? new AfforestComponents() : new ConnectedComponents();
     }
 

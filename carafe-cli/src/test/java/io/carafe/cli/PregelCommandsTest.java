@@ -18,6 +18,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(120)
@@ -556,6 +557,31 @@ class PregelCommandsTest {
             // not there yet
         }
         return false;
+    }
+
+    /**
+     * --estimate reads the graph file's header and nothing else: it prints with a cluster URI
+     * that nobody serves (the cluster is never reached), and a source vertex is looked up in
+     * the file, so a wrong one is named before any loading.
+     */
+    @Test
+    void shouldEstimateBeforeReachingTheClusterOrLoadingTheGraph() throws IOException {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        String nobody = "rstore+tcp://127.0.0.1:" + closedPort;
+        for (String[] command : List.of(new String[] {"pagerank"}, new String[] {"sssp", "--source", "3", "--algorithm", "pregel"}, new String[] {"wcc", "--algorithm", "pregel"})) {
+            List<String> args = new java.util.ArrayList<>(List.of(command));
+            args.addAll(List.of("-g", graph().toString(), "--cluster", nobody, "--estimate", "--format", "json"));
+            Run r = run(args.toArray(String[]::new));
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().contains("\"peakBytes\"") && r.out().contains("\"vertices\" : 4"), r.out());
+            assertFalse(r.err().contains("RStore in"), "nothing was loaded into RStore: " + r.err());
+        }
+        Run wrongSource = run("sssp", "--source", "9", "--algorithm", "pregel", "-g", graph().toString(), "--cluster", nobody, "--estimate");
+        assertNotEquals(0, wrongSource.exit());
+        assertTrue(wrongSource.err().contains("--source 9 is not a vertex of graph"), wrongSource.err());
     }
 
     /** Bad options are found before the graph is imported or loaded: nothing reaches the cache. */
