@@ -302,6 +302,11 @@ final class Gather implements AutoCloseable {
             throw new IllegalStateException("partition " + j + " publishes " + slotCount + " slots, this worker counted " + slots[j]
                     + ": the workers see different graphs");
         }
+        if (j == index) { // its own broadcast is in its outbox already: no second mapping, and nothing to read
+            inContainer[0][j] = outContainer[0];
+            inContainer[1][j] = outContainer[1];
+            return;
+        }
         inbox[j] = job.raddress(address).map(MapFlags.NONE);
         for (int parity = 0; parity < 2; parity++) {
             inContainer[parity][j] = inbox[j].segment().asSlice(BroadcastLayout.container(slotCount, parity), BroadcastLayout.containerBytes(slotCount));
@@ -410,7 +415,9 @@ final class Gather implements AutoCloseable {
         }
         int parity = (int) (superstep & 1);
         for (int j = 0; j < partitions; j++) {
-            batch.read(inbox[j], BroadcastLayout.container(slots[j], superstep), BroadcastLayout.HEADER);
+            if (j != index) {
+                batch.read(inbox[j], BroadcastLayout.container(slots[j], superstep), BroadcastLayout.HEADER);
+            }
         }
         batch.join();
         boolean anySent = false;
@@ -436,7 +443,7 @@ final class Gather implements AutoCloseable {
             }
             anySent |= count > 0;
             everySlotSent &= count == n;
-            if (count > 0) {
+            if (count > 0 && j != index) {
                 batch.read(inbox[j], BroadcastLayout.container(n, superstep) + BroadcastLayout.HEADER, BroadcastLayout.containerBytes(n) - BroadcastLayout.HEADER);
             }
         }

@@ -112,7 +112,7 @@ public final class MemoryEstimate {
             workers.add(new Part("gather: slots and degrees", heap((long) p * 4 * v * (toAll && directed ? 2 : 1) + 20 * v)));
             workers.add(new Part("gather: every vertex's degree read a piece at a time", p * Math.min(CarafeGraph.PIECE_BYTES, graph.verticesBytes())));
             store.add(new Part("gather: broadcast segments", 2 * 8 * v));
-            workers.add(new Part("gather: every partition's broadcast, mapped", (long) p * 2 * 8 * v));
+            workers.add(new Part("gather: the other partitions' broadcasts, mapped", (long) (p - 1) * 2 * 8 * v));
             perProcess.add(new Part("gather: the gathered values", heap(8 * v + v / 8)));
         }
         if (!silent && messaging != Messaging.GATHER) {
