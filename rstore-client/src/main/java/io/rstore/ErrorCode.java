@@ -26,7 +26,8 @@ public enum ErrorCode {
     ABORTED(17, false, "the coordinator aborted the job after a failure elsewhere; that failure is the cause"),
     INVALID_FRAME(18, false, "a frame on the wire is malformed, truncated or oversized; the peer speaks another protocol or version"),
     OVERLOADED(19, true, "the daemon is at its connection limit (rstore.net.max-connections); retry later, or raise the limit"),
-    DATA_LOST(20, false, "a memory server came back without a chunk this data lived in (its file missing or the wrong size); free the segment or delete the namespace");
+    DATA_LOST(20, false, "a memory server came back without a chunk this data lived in (its file missing or the wrong size); free the segment or delete the namespace"),
+    NO_SPACE(21, false, "a disk is full: a memory server's chunk files or the master's journal cannot grow; free space there or give it a larger file system");
 
     private static final ErrorCode[] BY_CODE = new ErrorCode[32];
 

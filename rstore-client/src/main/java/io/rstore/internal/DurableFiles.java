@@ -19,6 +19,12 @@ public final class DurableFiles {
         }
     }
 
+    /** Whether a failed file call says the file system is full (ENOSPC) or the user's quota is spent (EDQUOT), as the JDK words them. */
+    public static boolean noSpace(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("No space left on device") || m.contains("Disk quota exceeded");
+    }
+
     /** The lock on {@code file}, or null when another process, or this one, holds it. */
     public static FileLock tryLock(FileChannel file) throws IOException {
         try {

@@ -239,7 +239,7 @@ final class Journal implements AutoCloseable {
             journal.force(false);
             journalBytes += bytes.limit();
         } catch (IOException e) {
-            failed = ErrorCode.UNKNOWN.exception("the master could not write its journal in " + directory + " (" + e.getMessage()
+            failed = writeFailed(e, "the master could not write its journal in " + directory + " (" + e.getMessage()
                     + "); it takes no more changes: free the disk, then restart it");
             throw failed;
         } finally {
@@ -285,7 +285,7 @@ final class Journal implements AutoCloseable {
             out.force(true);
         } catch (IOException e) {
             snapshotAt = journalBytes + snapshotAfterBytes;
-            throw ErrorCode.UNKNOWN.exception("cannot write a snapshot in " + directory + ": " + e.getMessage() + "; the journal goes on growing"
+            throw writeFailed(e, "cannot write a snapshot in " + directory + ": " + e.getMessage() + "; the journal goes on growing"
                     + " (the next try after " + snapshotAfterBytes + " more bytes of it)");
         }
         try {
@@ -297,10 +297,17 @@ final class Journal implements AutoCloseable {
             journalBytes = 0;
             snapshotAt = 0;
         } catch (IOException e) {
-            failed = ErrorCode.UNKNOWN.exception("the master could not start its journal over in " + directory + " (" + e.getMessage()
+            failed = writeFailed(e, "the master could not start its journal over in " + directory + " (" + e.getMessage()
                     + "); it takes no more changes: restart it");
             throw failed;
         }
+    }
+
+    /** A write of the journal or a snapshot failed: NO_SPACE when the disk is full, logged either way, since the caller only sees its own call fail. */
+    private static RStoreException writeFailed(IOException e, String what) {
+        RStoreException failure = (DurableFiles.noSpace(e) ? ErrorCode.NO_SPACE : ErrorCode.UNKNOWN).exception(what);
+        io.rstore.config.Logs.get("rstore master").error(failure.getMessage());
+        return failure;
     }
 
     /** The journal's size on disk now. */

@@ -1106,6 +1106,7 @@ public final class Master implements MasterProtocol {
         if (count == 0) {
             throw ErrorCode.OUT_OF_MEMORY.exception("no memory server is registered with the master");
         }
+        RStoreException full = null; // a server whose disk is full: the next one may have room
         for (int attempt = 0; attempt < count; attempt++) {
             Server server = servers.get((space.stripe + attempt) % count);
             if (!server.alive || (space.durable() && !server.durable)) {
@@ -1120,6 +1121,10 @@ public final class Master implements MasterProtocol {
                 try {
                     grant = server.service.allocateChunk(chunkSize);
                 } catch (RStoreException e) {
+                    if (e.code() == ErrorCode.NO_SPACE) {
+                        full = ErrorCode.NO_SPACE.exception("memory server " + server.id + ": " + e.detail());
+                        continue;
+                    }
                     if (e.code() != ErrorCode.SERVER_UNAVAILABLE && e.code() != ErrorCode.TIMED_OUT) {
                         throw e;
                     }
@@ -1132,6 +1137,9 @@ public final class Master implements MasterProtocol {
                 record.stripeMoved(space.id, (server.id + 1) % count);
                 return chunk;
             }
+        }
+        if (full != null) {
+            throw full;
         }
         throw ErrorCode.OUT_OF_MEMORY.exception("no live memory server" + (space.durable() ? " with a persistence directory" : "")
                 + " has a free chunk of " + chunkSize + " bytes for " + (space.durable() ? "durable " : "") + "namespace '" + space.name + "'");

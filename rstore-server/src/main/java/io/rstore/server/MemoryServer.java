@@ -121,6 +121,10 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             }
         } catch (OutOfMemoryError | RuntimeException e) {
             arena.close();
+            if (e instanceof RStoreException r && r.code() == ErrorCode.NO_SPACE) {
+                io.rstore.config.Logs.get("rstore server").warn(r.getMessage());
+                throw r;
+            }
             throw ErrorCode.OUT_OF_MEMORY.exception("memory server could not allocate a chunk of " + bytes + " bytes: " + e.getMessage());
         }
         int id = register(arena, memory);

@@ -270,8 +270,9 @@ public final class ShmChunkFiles implements AutoCloseable {
         Path path = directory.resolve("new-" + HexFormat.of().formatHex(name));
         try {
             Files.createFile(path, owner());
+            FileSpace.allocate(path, bytes); // every block now, so no store through the mapping can fault on a full disk
             try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MemorySegment memory = mapShared(file, bytes, arena); // grows the file, zero-filled
+                MemorySegment memory = mapShared(file, bytes, arena);
                 if (persistent) {
                     file.force(true); // its size on disk before its name is, so a power cut cannot leave an empty chunk file behind
                 }
@@ -283,7 +284,19 @@ public final class ShmChunkFiles implements AutoCloseable {
             } catch (IOException ignored) {
                 // reporting the first failure
             }
+            if (DurableFiles.noSpace(e)) {
+                throw ErrorCode.NO_SPACE.exception("no room for a chunk file of " + bytes + " bytes in " + directory + " (" + e.getMessage()
+                        + ", " + usableBytes() + " bytes usable there)");
+            }
             throw ErrorCode.OUT_OF_MEMORY.exception("cannot create a chunk file of " + bytes + " bytes in " + directory + ": " + e.getMessage());
+        }
+    }
+
+    private long usableBytes() {
+        try {
+            return Files.getFileStore(directory).getUsableSpace();
+        } catch (IOException e) {
+            return -1;
         }
     }
 
