@@ -136,12 +136,7 @@ final class DisniDevice implements RdmaDevice {
         if (domain == null) {
             throw ErrorCode.UNSUPPORTED.exception("register memory after listen or connect: DiSNI gives the protection domain with an endpoint");
         }
-        if (!memory.isNative()) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("an RDMA device registers native memory only, not a heap array");
-        }
-        if (memory.byteSize() > Integer.MAX_VALUE) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("DiSNI registers at most 2 GiB per region; use chunks of 1 GiB or less");
-        }
+        RdmaDevice.checkRegisterable(memory);
         try {
             // read-only memory (a file mapped read-only) can only be a source: a NIC refuses write access to it
             IbvMr mr = domain.regMr(memory.address(), (int) memory.byteSize(), memory.isReadOnly() ? 0 : ACCESS).execute().free().getMr();

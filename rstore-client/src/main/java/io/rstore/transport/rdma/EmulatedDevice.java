@@ -84,9 +84,7 @@ public final class EmulatedDevice implements RdmaDevice {
 
     @Override
     public synchronized MemoryRegion register(MemorySegment memory) {
-        if (!memory.isNative()) {
-            throw ErrorCode.INVALID_ARGUMENT.exception("an RDMA device registers native memory only, not a heap array");
-        }
+        RdmaDevice.checkRegisterable(memory); // as strict as DiSNI: no region past an int's length
         int rkey;
         do {
             rkey = random.nextInt();

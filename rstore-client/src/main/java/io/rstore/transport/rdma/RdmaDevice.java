@@ -24,6 +24,23 @@ public interface RdmaDevice extends AutoCloseable {
      */
     MemoryRegion register(MemorySegment memory);
 
+    /** The most one region may hold: DiSNI passes a region's length as an int. Larger memory is registered in pieces of {@link #PIECE}. */
+    long MAX_REGION = Integer.MAX_VALUE;
+
+    /** What {@link LocalRegions} registers larger memory in, and the most one work request moves. */
+    long PIECE = 1L << 30;
+
+    /** Refuses what no device here could register: heap memory, and regions past {@link #MAX_REGION}. */
+    static void checkRegisterable(MemorySegment memory) {
+        if (!memory.isNative()) {
+            throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception("an RDMA device registers native memory only, not a heap array");
+        }
+        if (memory.byteSize() > MAX_REGION) {
+            throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception("an RDMA device here registers at most 2 GiB per region (DiSNI takes an int"
+                    + " length), asked for " + memory.byteSize() + " bytes: register larger memory in pieces, and use chunks of 1 GiB or less");
+        }
+    }
+
     void deregister(MemoryRegion region);
 
     /**

@@ -18,12 +18,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * SEND/RECV), then every read and write is a one-sided work request naming the local
  * memory by the lkey its mapping's arena was registered under; up to the queue's depth
  * are in flight, completed by whoever polls, in posting order. A piece larger than
- * {@link #MAX_WORK_REQUEST} goes as several work requests and completes with the last.
+ * {@link #MAX_WORK_REQUEST}, or across a piece of the local registration, goes as several
+ * work requests and completes with the last.
  * A queue pair in the error state (a failed access, a peer that went away) is replaced
  * by a new connection at the next post, once everything in flight was flushed.
  */
 final class RdmaEndpoint implements Endpoint {
-    static final int MAX_WORK_REQUEST = 1 << 30;
+    static final int MAX_WORK_REQUEST = (int) RdmaDevice.PIECE;
 
     private record Chunk(long key, long address, long length, int rkey) {
     }
@@ -93,7 +94,8 @@ final class RdmaEndpoint implements Endpoint {
                 return;
             }
             for (long done = 0; done < length; ) {
-                int n = (int) Math.min(MAX_WORK_REQUEST, length - done);
+                long localAddress = memory.address() + localOffset + done;
+                int n = (int) local.withinPiece(localKey, localAddress, Math.min(MAX_WORK_REQUEST, length - done));
                 long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
                 while (posted - completed >= completion.length) { // the queue is full: reap
                     if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
@@ -105,8 +107,7 @@ final class RdmaEndpoint implements Endpoint {
                 completion[slot] = c;
                 last[slot] = done + n == length;
                 long wrId = posted++;
-                long localAddress = memory.address() + localOffset + done;
-                int lkey = local.lkey(localKey);
+                int lkey = local.lkey(localKey, localAddress);
                 if (write) {
                     qp.postWrite(wrId, localAddress, lkey, chunk.address() + remoteOffset + done, chunk.rkey(), n);
                 } else {

@@ -235,6 +235,22 @@ abstract class DeviceContract {
         assertTrue(tookMs < CLOSE_BOUND_MS, "closing took " + tookMs + " ms (bound " + CLOSE_BOUND_MS + " ms)");
     }
 
+    /** DiSNI passes a region's length as an int: every device refuses more (the emulated one as strictly), and LocalRegions registers pieces. */
+    @Test
+    void shouldRefuseARegionPastAnIntsLength() throws java.io.IOException {
+        RdmaDevice.Listener listener = listen((request, response) -> { });
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("region", ".sparse");
+        try (QueuePair qp = connect(listener); java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            MemorySegment large = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, (2L << 30) + 4096, arena); // sparse: nothing touched
+            RStoreException e = assertThrows(RStoreException.class, () -> client.register(large));
+            assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
+            assertTrue(e.getMessage().contains("at most 2 GiB per region"), e.getMessage());
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     @Test
     void shouldRefuseConnectionParametersDisniCannotCarry() {
         RStoreException e = assertThrows(RStoreException.class, () -> new RdmaDevice.Connections(7, 7, 16, 16));
