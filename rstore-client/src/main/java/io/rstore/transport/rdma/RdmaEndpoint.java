@@ -21,10 +21,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #MAX_WORK_REQUEST}, or across a piece of the local registration, goes as several
  * work requests and completes with the last.
  * A queue pair in the error state (a failed access, a peer that went away) is replaced
- * by a new connection at the next post, once everything in flight was flushed.
+ * by a new connection at the next post, once everything in flight was flushed; that
+ * connect is bounded by {@link #RECONNECT_BOUND_MS}, and after it fails posts fail at once
+ * for {@link #RECONNECT_BACKOFF_NANOS}.
  */
 final class RdmaEndpoint implements Endpoint {
     static final int MAX_WORK_REQUEST = (int) RdmaDevice.PIECE;
+    /**
+     * A connection to a server that was just lost: a live listener answers within
+     * milliseconds, while a connection manager facing a dead host waits out whatever bound
+     * it is given (the 30 s operation timeout, on SoftRoCE), holding the endpoint's lock.
+     */
+    static final long RECONNECT_BOUND_MS = 5_000;
+    /** After a failed reconnect, posts fail at once for this long rather than each waiting for a dead server again. */
+    static final long RECONNECT_BACKOFF_NANOS = 1_000_000_000L;
 
     private record Chunk(long key, long address, long length, int rkey) {
     }
@@ -44,6 +54,7 @@ final class RdmaEndpoint implements Endpoint {
     private long posted;
     private long completed;
     private int pieceStatus;
+    private long retryAfter = System.nanoTime(); // nanoTime before which a lost server is not connected to again
 
     RdmaEndpoint(RdmaDevice device, InetSocketAddress at, LocalRegions regions, String peer, long timeoutMs) {
         this.device = device;
@@ -74,6 +85,10 @@ final class RdmaEndpoint implements Endpoint {
             Chunk chunk;
             try {
                 if (qp.failed()) {
+                    if (System.nanoTime() - retryAfter < 0) { // the last reconnect failed just now: the server is still gone
+                        c.complete(ErrorCode.SERVER_UNAVAILABLE.code());
+                        return;
+                    }
                     reconnect();
                 }
                 chunk = chunk(chunkId, key);
@@ -133,7 +148,12 @@ final class RdmaEndpoint implements Endpoint {
             }
         }
         qp.close();
-        qp = device.connect(at, timeoutMs, this::completed);
+        try {
+            qp = device.connect(at, Math.min(timeoutMs, RECONNECT_BOUND_MS), this::completed);
+        } catch (RStoreException e) {
+            retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
+            throw e;
+        }
     }
 
     /** The chunk's registered memory: cached, else resolved by RPC (first access, or a new key). Null: no such chunk and key. */
