@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,6 +46,48 @@ class CarafeCliTest {
         Path file = dir.resolve("hand.e");
         Files.writeString(file, "# Nodes: 5 Edges: 5\n1 2 2\n2 3 1\n1 3 5\n4 1 1\n3 6 7\n");
         return file;
+    }
+
+    /** A Matrix Market file answers as its edge-list twin does, command by command (directed and weighted, then symmetric). */
+    @Test
+    void shouldAnswerOnAMatrixMarketFileAsOnItsEdgeListTwin() throws IOException {
+        Path mtx = dir.resolve("hand.mtx");
+        Files.writeString(mtx, "%%MatrixMarket matrix coordinate integer general\n% the hand graph, 7 rows\n7 7 5\n1 2 2\n2 3 1\n1 3 5\n4 1 1\n3 6 7\n");
+        Path rows = Files.writeString(dir.resolve("rows.v"), "1\n2\n3\n4\n5\n6\n7\n");
+        Path symmetric = dir.resolve("sym.mtx");
+        Files.writeString(symmetric, "%%MatrixMarket matrix coordinate pattern symmetric\n7 7 4\n2 1\n3 2\n6 3\n7 5\n");
+        Path twin = Files.writeString(dir.resolve("sym.txt"), "2 1\n3 2\n6 3\n7 5\n");
+        List<String[]> commands = List.of(
+                new String[] {"dijkstra", "--weight-column", "3", "-r", "1"},
+                new String[] {"pagerank", "--iterations", "5"},
+                new String[] {"sssp", "--weight-column", "3", "--source", "1", "--algorithm", "pregel"},
+                new String[] {"wcc", "--algorithm", "pregel"});
+        int k = 0;
+        for (String[] command : commands) {
+            for (boolean sym : new boolean[] {false, true}) {
+                if (sym && command[0].equals("dijkstra") || sym && command[0].equals("sssp")) {
+                    continue; // the symmetric file has no values
+                }
+                Path fromMtx = dir.resolve("mtx-" + k + ".tsv");
+                Path fromTwin = dir.resolve("twin-" + k++ + ".tsv");
+                List<String> a = new ArrayList<>(List.of(command));
+                a.addAll(List.of("-g", (sym ? symmetric : mtx).toString(), "-o", fromMtx.toString()));
+                List<String> b = new ArrayList<>(List.of(command));
+                b.addAll(List.of("-g", (sym ? twin : graph()).toString(), "--vertices", rows.toString(), "-o", fromTwin.toString()));
+                if (sym) {
+                    b.add("-s");
+                }
+                Run onMtx = run(a.toArray(String[]::new));
+                Run onTwin = run(b.toArray(String[]::new));
+                assertEquals(0, onMtx.exit(), onMtx.err());
+                assertEquals(0, onTwin.exit(), onTwin.err());
+                assertEquals(Files.readAllLines(fromTwin), Files.readAllLines(fromMtx), String.join(" ", command) + (sym ? " (symmetric)" : ""));
+            }
+        }
+        Path fresh = Files.copy(mtx, dir.resolve("fresh.mtx"));
+        Run imported = run("import", "-g", fresh.toString());
+        assertEquals(0, imported.exit(), imported.err());
+        assertTrue((imported.out() + imported.err()).contains("Matrix Market, integer general: 7 x 7, 5 entries"), imported.out() + imported.err());
     }
 
     @Test

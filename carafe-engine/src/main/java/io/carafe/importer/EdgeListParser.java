@@ -34,14 +34,23 @@ final class EdgeListParser {
     private final boolean vertexList;
     private long lineNumber;
     private String bad;
+    private final MatrixMarket matrixMarket; // null: an edge list
+    private long declaredVertices = -1;    // a Matrix Market file's size line: its rows, then
+    private long declaredEntries = -1;     // the entry lines that must follow
 
     /** {@code vertexList}: a vertex file, whose lines hold one id (first column) and maybe more. */
     EdgeListParser(Path file, ImportOptions options, ImportReport report, Progress progress, boolean vertexList) {
+        this(file, options, report, progress, vertexList, null);
+    }
+
+    /** {@code matrixMarket}: the file's banner, when it is a Matrix Market file ({@link MatrixMarket#of}). */
+    EdgeListParser(Path file, ImportOptions options, ImportReport report, Progress progress, boolean vertexList, MatrixMarket matrixMarket) {
         this.file = file;
         this.options = options;
         this.report = report;
         this.progress = progress;
         this.vertexList = vertexList;
+        this.matrixMarket = matrixMarket;
     }
 
     void parse(Sink sink) {
@@ -80,12 +89,15 @@ final class EdgeListParser {
                 line(buf, 0, len, sink);
             }
             report.bytes += counted.count;
+            if (matrixMarket != null) {
+                checkEntries();
+            }
         } catch (IOException e) {
             throw new GraphImportException(file, "cannot read the file: " + e.getMessage(), e);
         }
     }
 
-    private static InputStream open(InputStream raw) throws IOException {
+    static InputStream open(InputStream raw) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
         in.mark(2);
         int b1 = in.read();
@@ -116,6 +128,10 @@ final class EdgeListParser {
             header(new String(b, i, to - i, StandardCharsets.UTF_8));
             return;
         }
+        if (matrixMarket != null && declaredVertices < 0) {
+            sizeLine(new String(b, i, to - i, StandardCharsets.UTF_8), sink);
+            return;
+        }
         bad = null;
         long source = -1;
         long target = -1;
@@ -143,6 +159,9 @@ final class EdgeListParser {
         }
         if (bad == null && !vertexList && options.weightColumn() > column) {
             bad = "--weight-column " + options.weightColumn() + " but the line has " + column + " columns";
+        }
+        if (bad == null && matrixMarket != null) {
+            bad = outsideMatrix(source, target);
         }
         if (bad != null) {
             String text = new String(b, from, to - from, StandardCharsets.UTF_8);
@@ -216,6 +235,61 @@ final class EdgeListParser {
         }
         bad = "weight '" + GraphImportException.printable(text) + "' is not a finite number";
         return Double.NaN;
+    }
+
+    /**
+     * A Matrix Market size line, {@code ROWS COLUMNS ENTRIES}: never an edge. The matrix
+     * must be square; vertices 1..ROWS all exist, isolated or not.
+     */
+    private void sizeLine(String text, Sink sink) {
+        String[] words = text.trim().split("[\\s,]+");
+        long[] size = new long[3];
+        try {
+            if (words.length != 3) {
+                throw new NumberFormatException();
+            }
+            for (int k = 0; k < 3; k++) {
+                size[k] = Long.parseLong(words[k]);
+                if (size[k] < 0) {
+                    throw new NumberFormatException();
+                }
+            }
+        } catch (NumberFormatException e) {
+            throw new GraphImportException(file, lineNumber, text, "a Matrix Market size line holds ROWS COLUMNS ENTRIES, three whole numbers");
+        }
+        if (size[0] != size[1]) {
+            throw new GraphImportException(file, lineNumber, text, "a graph's adjacency matrix is square; this one is " + size[0] + " x " + size[1]);
+        }
+        if (size[0] > Integer.MAX_VALUE - 8) {
+            throw new GraphImportException(file, lineNumber, text, size[0] + " vertices: more than a graph here holds");
+        }
+        declaredVertices = size[0];
+        declaredEntries = size[2];
+        report.matrixMarket = String.format("Matrix Market, %s %s: %,d x %,d, %,d entries%s", matrixMarket.field(),
+                matrixMarket.symmetric() ? "symmetric" : "general", size[0], size[1], size[2],
+                matrixMarket.symmetric() ? " (each stored both ways: undirected)" : "");
+        for (long v = 1; v <= declaredVertices; v++) {
+            sink.edge(v, -1, Double.NaN); // as a vertex file's line
+        }
+    }
+
+    /** Null if both ends are rows of the matrix (1..ROWS), else why not. */
+    private String outsideMatrix(long source, long target) {
+        if (source < 1 || source > declaredVertices || target < 1 || target > declaredVertices) {
+            return "entry (" + source + ", " + target + ") lies outside the " + declaredVertices + " x " + declaredVertices + " matrix the size line declares";
+        }
+        return null;
+    }
+
+    /** A Matrix Market file ends after exactly the entries its size line declares. */
+    private void checkEntries() {
+        if (declaredVertices < 0) {
+            throw new GraphImportException(file, "is a Matrix Market file without its size line (ROWS COLUMNS ENTRIES after the banner)", null);
+        }
+        if (report.edgeLines + report.skippedLines != declaredEntries) {
+            throw new GraphImportException(file, "declares " + declaredEntries + " entries in its size line but holds "
+                    + (report.edgeLines + report.skippedLines) + "; it is truncated or was written wrong", null);
+        }
     }
 
     /** SNAP's "# Nodes: 7115 Edges: 103689". */

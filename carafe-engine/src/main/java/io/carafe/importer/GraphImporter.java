@@ -42,6 +42,13 @@ public final class GraphImporter {
         }
         long bytes = attributes.size();
         long modified = attributes.lastModifiedTime().toMillis();
+        MatrixMarket matrixMarket = MatrixMarket.of(source);
+        if (matrixMarket != null) {
+            options = matrixMarket.adjust(source, options);
+        } else if (MatrixMarket.named(source)) {
+            throw new GraphImportException(source, "is named as a Matrix Market file, but its first line is not a %%MatrixMarket banner"
+                    + " ('%%MatrixMarket matrix coordinate FIELD SYMMETRY'); rename it if it is an edge list", null);
+        }
         Path cache = cacheFile(source, options, cacheDir);
         GraphFile cached = Files.exists(cache) ? GraphFile.open(cache) : null;
         if (cached != null) {
@@ -62,7 +69,7 @@ public final class GraphImporter {
             new EdgeListParser(options.verticesFile(), options, report, null, true).parse(builder);
         }
         try (Progress progress = progressOut == null ? null : Progress.start(progressOut, "importing " + source.getFileName(), bytes, " MB", 1 << 20)) {
-            new EdgeListParser(source, options, report, progress, false).parse(builder);
+            new EdgeListParser(source, options, report, progress, false, matrixMarket).parse(builder);
         }
         report.parseSeconds = (System.nanoTime() - start) / 1e9;
         checkUnchanged(source, bytes, modified);

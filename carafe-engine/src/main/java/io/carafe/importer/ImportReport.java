@@ -27,6 +27,8 @@ public final class ImportReport {
     /** Random weights drawn for a cached topology (nothing parsed, generated or built). */
     public boolean weightsDrawn;
     public String firstSkipped;
+    /** A Matrix Market file's banner and size, in words; null for an edge list. */
+    public String matrixMarket;
 
     /** True when the file had a header and it agrees with the vertices and edge lines found. */
     public boolean matchesHeader() {
@@ -50,6 +52,9 @@ public final class ImportReport {
         }
         s.append(String.format("built in %.2f s: %,d vertices, %,d edges stored; %,d duplicate edges collapsed, %,d self-loops%n",
                 buildSeconds, vertices, edges, duplicates, selfLoops));
+        if (matrixMarket != null) {
+            s.append(matrixMarket).append('\n');
+        }
         if (headerNodes >= 0) {
             s.append(String.format("header says %,d nodes and %,d edges: %s%n", headerNodes, headerEdges,
                     matchesHeader() ? "matches" : "DIFFERS from what was found (" + vertices + " vertices, " + edgeLines + " edge lines)"));

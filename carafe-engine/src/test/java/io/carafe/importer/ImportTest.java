@@ -4,6 +4,8 @@ import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.VertexLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -75,6 +77,54 @@ class ImportTest {
             assertTrue(g.header().directed());
             assertFalse(g.header().weighted());
         }
+    }
+
+    /**
+     * Matrix Market: the banner and size line are not edges; general is directed, symmetric
+     * undirected; vertices are the matrix's rows, isolated ones too; values are weights with
+     * --weight-column 3. The same graph as its edge-list twin with a vertex file.
+     */
+    @Test
+    void shouldReadMatrixMarketAsTheGraphItsEdgeListTwinMakes() throws IOException {
+        Path general = write("g.mtx", "%%MatrixMarket matrix coordinate real general\n% a comment\n%\n5 5 4\n1 2 0.5\n2 3 2\n3 1 1.5\n3 3 4\n");
+        Path twin = write("g.txt", "1 2 0.5\n2 3 2\n3 1 1.5\n3 3 4\n");
+        Path rows = write("rows.txt", "1\n2\n3\n4\n5\n");
+        ImportOptions weighted = ImportOptions.defaults().withWeightColumn(3);
+        try (GraphFile g = load(general, weighted).file(); GraphFile t = load(twin, weighted.withVerticesFile(rows)).file()) {
+            assertEquals(List.of("1: 2/0.5", "2: 3/2.0", "3: 1/1.5 3/4.0", "4:", "5:"), adjacency(g), "5 rows: 4 and 5 isolated, no phantom edge");
+            assertEquals(adjacency(t), adjacency(g));
+            assertTrue(g.header().directed());
+        }
+        Path symmetric = write("s.mtx.gz", "");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(symmetric))) {
+            out.write("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        try (GraphFile g = load(symmetric, ImportOptions.defaults()).file()) {
+            assertEquals(List.of("1: 2", "2: 1 3", "3: 2"), adjacency(g), "each entry both ways");
+            assertFalse(g.header().directed());
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "%%MatrixMarket matrix array real general\\n2 2\\n1\\n2\\n3\\n4\\n| lists every cell, not edges",
+            "%%MatrixMarket matrix coordinate complex general\\n2 2 1\\n1 2 1 0\\n| field 'complex' cannot be edge weights",
+            "%%MatrixMarket matrix coordinate real skew-symmetric\\n2 2 1\\n2 1 1\\n| 'skew-symmetric' matrix is not a graph's adjacency matrix",
+            "%%MatrixMarket matrix coordinate pattern general\\n2 3 1\\n1 2\\n| square; this one is 2 x 3",
+            "%%MatrixMarket matrix coordinate pattern general\\n3 3 3\\n1 2\\n2 3\\n| declares 3 entries in its size line but holds 2",
+            "%%MatrixMarket matrix coordinate pattern general\\n3 3 1\\n1 4\\n| entry (1, 4) lies outside the 3 x 3 matrix",
+            "%%MatrixMarket matrix coordinate pattern general\\n3 three 1\\n1 2\\n| size line holds ROWS COLUMNS ENTRIES",
+            "%%MatrixMarket tensor coordinate pattern general\\n3 3 1\\n1 2\\n| banner reads"})
+    void shouldRefuseMatrixMarketFilesThatAreNotAGraphSayingWhy(String text, String why) throws IOException {
+        Path file = write("bad.mtx", text.replace("\\n", "\n"));
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(file, ImportOptions.defaults()));
+        assertTrue(e.getMessage().contains(why.strip()), e.getMessage());
+        Path pattern = write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+        e = assertThrows(GraphImportException.class, () -> load(pattern, ImportOptions.defaults().withWeightColumn(3)));
+        assertTrue(e.getMessage().contains("pattern file: its entries have no values"), e.getMessage());
+        Path unnamed = write("no-banner.mtx", "3 3 1\n1 2\n");
+        e = assertThrows(GraphImportException.class, () -> load(unnamed, ImportOptions.defaults()));
+        assertTrue(e.getMessage().contains("first line is not a %%MatrixMarket banner"), e.getMessage());
     }
 
     @Test
