@@ -39,6 +39,13 @@ final class GraphOptions {
     @Option(names = "--skip-bad-lines", description = "count and skip malformed lines instead of stopping at the first")
     boolean skipBadLines;
 
+    @Option(names = "--header", description = "the edge list's first line (after comments) names its columns: skipped, and --columns may name them")
+    boolean header;
+
+    @Option(names = "--columns", paramLabel = "SRC,DST[,WEIGHT]",
+            description = "the columns holding the source, the target and the weight: numbers from 1, or names in the --header line (default: 1,2)")
+    String columns;
+
     @Option(names = "--vertices", paramLabel = "FILE", description = "a file listing vertex ids in its first column (isolated vertices too)")
     Path vertices;
 
@@ -61,12 +68,14 @@ final class GraphOptions {
             throw new IllegalArgumentException("--self-loops must be keep or drop, was '" + selfLoops + "'");
         }
         String mode = weightsMode(weighted);
+        ImportOptions.Columns picked = columns == null ? null : ImportOptions.Columns.parse(columns);
         return new ImportOptions(undirected, weightColumn, mode, seed, weightMap, duplicates.equals("keep"),
-                selfLoops.equals("drop"), skipBadLines, vertices);
+                selfLoops.equals("drop"), skipBadLines, vertices, header, picked);
     }
 
     private String weightsMode(boolean weighted) {
-        return weights != null ? weights : (weightColumn > 0 ? "file" : weighted ? "random" : "unit");
+        boolean weightColumnGiven = weightColumn > 0 || columns != null && columns.split(",").length == 3;
+        return weights != null ? weights : (weightColumnGiven ? "file" : weighted ? "random" : "unit");
     }
 
     /** These options as another carafe command takes them (carafe bench runs the kernels' commands). */
@@ -85,6 +94,12 @@ final class GraphOptions {
         args.addAll(List.of("--duplicates", duplicates, "--self-loops", selfLoops));
         if (skipBadLines) {
             args.add("--skip-bad-lines");
+        }
+        if (header) {
+            args.add("--header");
+        }
+        if (columns != null) {
+            args.addAll(List.of("--columns", columns));
         }
         if (vertices != null) {
             args.addAll(List.of("--vertices", vertices.toString()));

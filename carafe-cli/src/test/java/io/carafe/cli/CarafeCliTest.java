@@ -90,6 +90,25 @@ class CarafeCliTest {
         assertTrue((imported.out() + imported.err()).contains("Matrix Market, integer general: 7 x 7, 5 entries"), imported.out() + imported.err());
     }
 
+    /** A CSV with a header line, columns picked by name: the answers of its headerless twin; without --header, a clear error. */
+    @Test
+    void shouldAnswerOnACsvWithAHeaderAsOnItsTwin() throws IOException {
+        Path csv = Files.writeString(dir.resolve("hand.csv"), "cost,from,to\n2,1,2\n1,2,3\n5,1,3\n1,4,1\n7,3,6\n");
+        Path fromCsv = dir.resolve("csv.tsv");
+        Path fromTwin = dir.resolve("twin.tsv");
+        Run onCsv = run("dijkstra", "-g", csv.toString(), "--header", "--columns", "from,to,cost", "-r", "1", "-o", fromCsv.toString());
+        Run onTwin = run("dijkstra", "-g", graph().toString(), "--weight-column", "3", "-r", "1", "-o", fromTwin.toString());
+        assertEquals(0, onCsv.exit(), onCsv.err());
+        assertEquals(0, onTwin.exit(), onTwin.err());
+        assertEquals(Files.readAllLines(fromTwin), Files.readAllLines(fromCsv));
+        Run noHeader = run("pagerank", "-g", csv.toString());
+        assertEquals(CarafeCli.EXIT_INPUT, noHeader.exit(), noHeader.err());
+        assertTrue(noHeader.err().contains("hand.csv:1: ") && noHeader.err().contains("pass --header"), noHeader.err());
+        Run badColumns = run("pagerank", "-g", csv.toString(), "--header", "--columns", "from");
+        assertEquals(CommandLine.ExitCode.USAGE, badColumns.exit(), badColumns.err());
+        assertTrue(badColumns.err().contains("--columns takes SRC,DST or SRC,DST,WEIGHT"), badColumns.err());
+    }
+
     @Test
     void shouldPrintDistanceAndPathInOriginalIds() throws IOException {
         Run r = run("dijkstra", "--graph", graph().toString(), "--weight-column", "3", "--source", "1", "--target", "6", "--verify");

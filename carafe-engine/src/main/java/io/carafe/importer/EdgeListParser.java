@@ -36,6 +36,11 @@ final class EdgeListParser {
     private String bad;
     private final MatrixMarket matrixMarket; // null: an edge list
     private long declaredVertices = -1;    // a Matrix Market file's size line: its rows, then
+    private boolean headerRead;            // with ImportOptions.header: the header line is behind us
+    private boolean firstDataLine = true;  // a failure on the first data line may be a header line
+    private int sourceColumn = 1;
+    private int targetColumn = 2;
+    private int weightColumn;              // 0: none
     private long declaredEntries = -1;     // the entry lines that must follow
 
     /** {@code vertexList}: a vertex file, whose lines hold one id (first column) and maybe more. */
@@ -51,6 +56,12 @@ final class EdgeListParser {
         this.progress = progress;
         this.vertexList = vertexList;
         this.matrixMarket = matrixMarket;
+        this.weightColumn = options.weightColumn();
+        ImportOptions.Columns columns = options.columns();
+        if (columns != null && columns.numbered() && !vertexList) {
+            sourceColumn = ImportOptions.Columns.number(columns.source());
+            targetColumn = ImportOptions.Columns.number(columns.target());
+        }
     }
 
     void parse(Sink sink) {
@@ -132,6 +143,10 @@ final class EdgeListParser {
             sizeLine(new String(b, i, to - i, StandardCharsets.UTF_8), sink);
             return;
         }
+        if (options.header() && !headerRead && !vertexList) {
+            headerLine(new String(b, i, to - i, StandardCharsets.UTF_8));
+            return;
+        }
         bad = null;
         long source = -1;
         long target = -1;
@@ -143,23 +158,31 @@ final class EdgeListParser {
                 i++;
             }
             column++;
-            if (column == 1) {
+            if (vertexList ? column == 1 : column == sourceColumn) {
                 source = id(b, start, i);
-            } else if (column == 2 && !vertexList) {
+            } else if (column == targetColumn && !vertexList) {
                 target = id(b, start, i);
-            } else if (column == options.weightColumn() && !vertexList) {
+            } else if (column == weightColumn && !vertexList) {
                 weight = weight(b, start, i);
             }
             while (i < to && separator(b[i])) {
                 i++;
             }
         }
-        if (bad == null && !vertexList && column < 2) {
-            bad = "expected a source and a target column, found " + column + " column";
+        if (bad == null && !vertexList && column < Math.max(sourceColumn, targetColumn)) {
+            bad = column < 2 ? "expected a source and a target column, found " + column + " column"
+                    : "the source and target are columns " + sourceColumn + " and " + targetColumn + " but the line has " + column + " columns";
         }
-        if (bad == null && !vertexList && options.weightColumn() > column) {
-            bad = "--weight-column " + options.weightColumn() + " but the line has " + column + " columns";
+        if (bad == null && !vertexList && weightColumn > column) {
+            bad = (options.columns() == null || options.columns().weight() == null ? "--weight-column " + weightColumn
+                    : "--columns " + options.columns() + " puts the weight in column " + weightColumn) + " but the line has " + column + " columns";
         }
+        if (bad != null && firstDataLine && !vertexList && !options.header() && !options.skipBadLines() && bad.contains("is not a vertex id")) {
+            String text = new String(b, from, to - from, StandardCharsets.UTF_8);
+            throw new GraphImportException(file, lineNumber, text, "the first line that is not a comment holds no vertex ids: if it is a header"
+                    + " line, pass --header (and --columns SRC,DST[,WEIGHT] to pick columns by their names in it)");
+        }
+        firstDataLine = false;
         if (bad == null && matrixMarket != null) {
             bad = outsideMatrix(source, target);
         }
@@ -235,6 +258,45 @@ final class EdgeListParser {
         }
         bad = "weight '" + GraphImportException.printable(text) + "' is not a finite number";
         return Double.NaN;
+    }
+
+    /**
+     * The header line: column names, split as data lines are (surrounding quotes dropped).
+     * Columns given by name in {@code --columns} are found here; a name it lacks is an error
+     * that lists the names it has.
+     */
+    private void headerLine(String text) {
+        headerRead = true;
+        report.headerLine = text;
+        ImportOptions.Columns columns = options.columns();
+        if (columns == null || columns.numbered()) {
+            return;
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (String name : text.split("[ \\t,]+")) {
+            if (!name.isEmpty()) {
+                names.add(name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"") ? name.substring(1, name.length() - 1) : name);
+            }
+        }
+        sourceColumn = column(columns.source(), names, text);
+        targetColumn = column(columns.target(), names, text);
+        if (columns.weight() != null) {
+            weightColumn = column(columns.weight(), names, text);
+        }
+    }
+
+    /** A column of {@code --columns}: its number, or the 1-based place of its name in the header line. */
+    private int column(String column, java.util.List<String> names, String header) {
+        int number = ImportOptions.Columns.number(column);
+        if (number > 0) {
+            return number;
+        }
+        int at = names.indexOf(column);
+        if (at < 0) {
+            throw new GraphImportException(file, lineNumber, header, "--columns names '" + column + "', which the header line does not;"
+                    + " it names " + names);
+        }
+        return at + 1;
     }
 
     /**

@@ -19,26 +19,81 @@ import java.util.Locale;
  * @param verticesFile   optional file whose first column lists vertex ids (isolated vertices included)
  */
 public record ImportOptions(boolean undirected, int weightColumn, String weights, long seed, String weightMap,
-                            boolean keepDuplicates, boolean dropSelfLoops, boolean skipBadLines, Path verticesFile) {
+                            boolean keepDuplicates, boolean dropSelfLoops, boolean skipBadLines, Path verticesFile,
+                            boolean header, Columns columns) {
+
+    /** The options of an edge list without a header line, its columns by number. */
+    public ImportOptions(boolean undirected, int weightColumn, String weights, long seed, String weightMap,
+                         boolean keepDuplicates, boolean dropSelfLoops, boolean skipBadLines, Path verticesFile) {
+        this(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, false, null);
+    }
+
+    /**
+     * {@code --columns SRC,DST[,WEIGHT]}: the columns holding the source, the target and
+     * (optionally) the weight, each a 1-based number or, with a header line, a name in it.
+     */
+    public record Columns(String source, String target, String weight) {
+        /** Parses {@code SRC,DST[,WEIGHT]}. */
+        public static Columns parse(String spec) {
+            String[] parts = spec.split(",", -1);
+            if (parts.length < 2 || parts.length > 3 || java.util.Arrays.stream(parts).anyMatch(p -> p.isBlank())) {
+                throw new IllegalArgumentException("--columns takes SRC,DST or SRC,DST,WEIGHT (numbers from 1, or names in the header line), was '"
+                        + spec + "'");
+            }
+            return new Columns(parts[0].strip(), parts[1].strip(), parts.length == 3 ? parts[2].strip() : null);
+        }
+
+        /** Whether every column is given by number (else the header line names them). */
+        boolean numbered() {
+            return number(source) > 0 && number(target) > 0 && (weight == null || number(weight) > 0);
+        }
+
+        /** A column given as a 1-based number, or 0 for a name. */
+        static int number(String column) {
+            return column.matches("[0-9]{1,6}") ? Integer.parseInt(column) : 0;
+        }
+
+        @Override
+        public String toString() {
+            return source + "," + target + (weight == null ? "" : "," + weight);
+        }
+    }
 
     public ImportOptions {
-        weights = weights == null ? (weightColumn > 0 ? "file" : "unit") : weights.toLowerCase(Locale.ROOT);
+        if (columns != null) {
+            for (String c : java.util.Arrays.asList(columns.source(), columns.target(), columns.weight())) {
+                if (c != null && c.matches("[0-9]+") && Columns.number(c) < 1) {
+                    throw new IllegalArgumentException("--columns counts from 1, was " + columns);
+                }
+            }
+            if (!columns.numbered() && !header) {
+                throw new IllegalArgumentException("--columns " + columns + " names columns: add --header, whose line holds the names");
+            }
+            if (columns.weight() != null && weightColumn > 0) {
+                throw new IllegalArgumentException("--columns " + columns + " names the weight column already; drop --weight-column");
+            }
+            if (columns.weight() != null && Columns.number(columns.weight()) > 0) {
+                weightColumn = Columns.number(columns.weight()); // a numbered weight column is --weight-column
+            }
+        }
+        boolean weightByName = columns != null && columns.weight() != null && Columns.number(columns.weight()) == 0;
+        weights = weights == null ? (weightColumn > 0 || weightByName ? "file" : "unit") : weights.toLowerCase(Locale.ROOT);
         weightMap = weightMap == null ? "none" : weightMap.toLowerCase(Locale.ROOT);
         if (weightColumn < 0) {
             throw new IllegalArgumentException("--weight-column counts from 1 (the source is column 1), was " + weightColumn);
         }
-        if (weightColumn > 0 && weightColumn < 3) {
+        if (weightColumn > 0 && weightColumn < 3 && columns == null) {
             throw new IllegalArgumentException("--weight-column " + weightColumn + " is a vertex column; weights start at column 3");
         }
         switch (weights) {
             case "file" -> {
-                if (weightColumn == 0) {
-                    throw new IllegalArgumentException("--weights file needs --weight-column K");
+                if (weightColumn == 0 && !weightByName) {
+                    throw new IllegalArgumentException("--weights file needs --weight-column K (or a weight in --columns)");
                 }
             }
             case "unit", "random" -> {
-                if (weightColumn > 0) {
-                    throw new IllegalArgumentException("--weights " + weights + " and --weight-column exclude each other");
+                if (weightColumn > 0 || weightByName) {
+                    throw new IllegalArgumentException("--weights " + weights + " and a weight column exclude each other");
                 }
             }
             default -> throw new IllegalArgumentException("--weights must be file, unit or random, was '" + weights + "'");
@@ -64,40 +119,52 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
     }
 
     public ImportOptions withUndirected(boolean v) {
-        return new ImportOptions(v, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
+        return new ImportOptions(v, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns);
     }
 
     public ImportOptions withWeightColumn(int column) {
-        return new ImportOptions(undirected, column, column > 0 ? "file" : null, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
+        return new ImportOptions(undirected, column, column > 0 ? "file" : null, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns);
     }
 
     public ImportOptions withRandomWeights(long randomSeed) {
-        return new ImportOptions(undirected, 0, "random", randomSeed, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
+        return new ImportOptions(undirected, 0, "random", randomSeed, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header,
+                endpointsOnly());
     }
 
     /** The same options without weights: the topology these options weigh. */
     public ImportOptions withoutWeights() {
-        return new ImportOptions(undirected, 0, "unit", 0, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
+        return new ImportOptions(undirected, 0, "unit", 0, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, endpointsOnly());
+    }
+
+    /** The columns without their weight. */
+    private Columns endpointsOnly() {
+        return columns == null ? null : new Columns(columns.source(), columns.target(), null);
     }
 
     public ImportOptions withWeightMap(String map) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, map, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile);
+        return new ImportOptions(undirected, weightColumn, weights, seed, map, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns);
     }
 
     public ImportOptions withKeepDuplicates(boolean v) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, v, dropSelfLoops, skipBadLines, verticesFile);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, v, dropSelfLoops, skipBadLines, verticesFile, header, columns);
     }
 
     public ImportOptions withDropSelfLoops(boolean v) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, v, skipBadLines, verticesFile);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, v, skipBadLines, verticesFile, header, columns);
     }
 
     public ImportOptions withSkipBadLines(boolean v) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, v, verticesFile);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, v, verticesFile, header, columns);
     }
 
     public ImportOptions withVerticesFile(Path file) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, file);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, file, header, columns);
+    }
+
+    /** With a header line (the first line that is not a comment) and, when given, the columns to read. */
+    public ImportOptions withColumns(boolean headerLine, Columns which) {
+        return new ImportOptions(undirected, which != null && which.weight() != null ? 0 : weightColumn, null, seed, weightMap, keepDuplicates,
+                dropSelfLoops, skipBadLines, verticesFile, headerLine, which);
     }
 
     /** Whether the graph gets a weights array (unit weights are implied, not stored). */
@@ -112,7 +179,7 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
         String key = String.join("|", "v1", Boolean.toString(undirected), Integer.toString(weightColumn), weights,
                 weights.equals("random") ? Long.toString(seed) : "", weightMap, Boolean.toString(keepDuplicates),
                 dropSelfLoops ? "true|drop-keeps-vertices" : "false",
-                Boolean.toString(skipBadLines), vertices);
+                Boolean.toString(skipBadLines), vertices) + (header || columns != null ? "|header=" + header + "|columns=" + columns : "");
         long h = 0xcbf29ce484222325L; // FNV-1a, 64 bit
         for (int i = 0; i < key.length(); i++) {
             h = (h ^ key.charAt(i)) * 0x100000001b3L;

@@ -27,6 +27,8 @@ public final class ImportReport {
     /** Random weights drawn for a cached topology (nothing parsed, generated or built). */
     public boolean weightsDrawn;
     public String firstSkipped;
+    /** The header line skipped as column names (--header), or null. */
+    public String headerLine;
     /** A Matrix Market file's banner and size, in words; null for an edge list. */
     public String matrixMarket;
 
@@ -54,6 +56,9 @@ public final class ImportReport {
                 buildSeconds, vertices, edges, duplicates, selfLoops));
         if (matrixMarket != null) {
             s.append(matrixMarket).append('\n');
+        }
+        if (headerLine != null) {
+            s.append("header line: ").append(GraphImportException.printable(headerLine)).append('\n');
         }
         if (headerNodes >= 0) {
             s.append(String.format("header says %,d nodes and %,d edges: %s%n", headerNodes, headerEdges,

@@ -127,6 +127,46 @@ class ImportTest {
         assertTrue(e.getMessage().contains("first line is not a %%MatrixMarket banner"), e.getMessage());
     }
 
+    /** A CSV with a header line: skipped with --header, its columns picked by name or number; without --header, the error says so. */
+    @Test
+    void shouldReadAHeaderLineAndPickColumnsByNameOrNumber() throws IOException {
+        Path csv = write("g.csv", "# exported\nweight,\"from\",to,note\n0.5,1,2,x\n2,2,3,y\n1.5,3,1,z\n");
+        Path twin = write("twin.txt", "1 2 0.5\n2 3 2\n3 1 1.5\n");
+        List<String> expected;
+        try (GraphFile t = load(twin, ImportOptions.defaults().withWeightColumn(3)).file()) {
+            expected = adjacency(t);
+        }
+        ImportOptions byName = ImportOptions.defaults().withColumns(true, ImportOptions.Columns.parse("from,to,weight"));
+        try (GraphFile g = load(csv, byName).file()) {
+            assertEquals(expected, adjacency(g));
+            assertTrue(g.header().weighted());
+        }
+        ImportOptions byNumber = ImportOptions.defaults().withColumns(true, ImportOptions.Columns.parse("2,3,1"));
+        try (GraphFile g = load(csv, byNumber).file()) {
+            assertEquals(expected, adjacency(g));
+        }
+        ImportOptions reversed = ImportOptions.defaults().withColumns(true, ImportOptions.Columns.parse("to,from"));
+        try (GraphFile g = load(csv, reversed).file()) {
+            assertEquals(List.of("1: 3", "2: 1", "3: 2"), adjacency(g), "edges read target first, unweighted");
+            assertFalse(g.header().weighted());
+        }
+        Path plain = write("plain.csv", "src,dst\n1,2\n2,3\n");
+        try (GraphFile g = load(plain, ImportOptions.defaults().withColumns(true, null)).file()) {
+            assertEquals(List.of("1: 2", "2: 3", "3:"), adjacency(g));
+        }
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(plain, ImportOptions.defaults()));
+        assertTrue(e.getMessage().contains(":1: ") && e.getMessage().contains("pass --header"), e.getMessage());
+        e = assertThrows(GraphImportException.class, () -> load(csv, ImportOptions.defaults().withColumns(true, ImportOptions.Columns.parse("src,to"))));
+        assertTrue(e.getMessage().contains("--columns names 'src', which the header line does not; it names [weight, from, to, note]"), e.getMessage());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> ImportOptions.defaults().withColumns(false, ImportOptions.Columns.parse("from,to")));
+        assertTrue(bad.getMessage().contains("add --header"), bad.getMessage());
+        bad = assertThrows(IllegalArgumentException.class, () -> ImportOptions.Columns.parse("1"));
+        assertTrue(bad.getMessage().contains("--columns takes SRC,DST or SRC,DST,WEIGHT"), bad.getMessage());
+        bad = assertThrows(IllegalArgumentException.class, () -> ImportOptions.defaults().withColumns(false, ImportOptions.Columns.parse("0,2")));
+        assertTrue(bad.getMessage().contains("counts from 1"), bad.getMessage());
+    }
+
     @Test
     void shouldMapSparseIdsThatFitAnIntButNotARankArray() throws IOException {
         Path file = write("sparse.txt", "2000000000 5\n5 300000000\n300000000 2000000000\n");
