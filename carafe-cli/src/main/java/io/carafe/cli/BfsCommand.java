@@ -53,6 +53,7 @@ final class BfsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
+        Output.check(query.output, "-o");
         boolean online = switch (method) {
             case "online" -> true;
             case "direction-optimizing" -> false;

@@ -38,6 +38,7 @@ final class DijkstraCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
+        Output.check(query.output, "-o");
         // with --format json the lines for people go nowhere and the report is printed at the end
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);

@@ -44,7 +44,7 @@ final class EngineOptions {
     @Option(names = "--format", defaultValue = "table", description = "table (for people) or json (a summary on stdout) (default: ${DEFAULT-VALUE})")
     String format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "every vertex's value: .tsv or .csv, optionally .gz")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "every vertex's value: .tsv, .csv or .txt, optionally .gz")
     Path output;
 
     @Option(names = "--metrics", paramLabel = "console|csv:DIR", description = "report Dropwizard metrics at the end")
@@ -187,6 +187,7 @@ final class EngineOptions {
             throw new IllegalArgumentException("--metrics must be console or csv:DIR, was " + metrics);
         }
         Trials.check(trials);
+        Output.check(output, "-o");
         checkRecovery();
         if (workerLauncher != null && (!workerProcesses || launcher(0).isEmpty())) {
             throw new IllegalArgumentException(workerProcesses ? "--worker-launcher is empty; give a command such as 'ssh node{index}'"

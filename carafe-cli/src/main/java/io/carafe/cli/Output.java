@@ -40,6 +40,38 @@ final class Output implements AutoCloseable {
         this.writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
     }
 
+    /**
+     * Checks an output option before anything is imported, loaded or run: a name ending in
+     * .tsv, .csv or .txt (each optionally .gz), not a directory, in a directory that exists
+     * and can be written, or can be made. Throws IllegalArgumentException naming the flag.
+     */
+    static void check(Path target, String flag) {
+        if (target == null) {
+            return;
+        }
+        String name = target.getFileName() == null ? "" : target.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String plain = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name;
+        if (!plain.endsWith(".tsv") && !plain.endsWith(".csv") && !plain.endsWith(".txt")) {
+            throw new IllegalArgumentException(flag + " " + target + ": results are written as .tsv, .csv or .txt (tab-separated), each optionally"
+                    + " .gz; name the file so");
+        }
+        if (Files.isDirectory(target)) {
+            throw new IllegalArgumentException(flag + " " + target + " is a directory; name a file in it");
+        }
+        Path parent = target.toAbsolutePath().getParent();
+        Path existing = parent; // the directories still to make are made when the file is written; the nearest that exists must take them
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing)) {
+            throw new IllegalArgumentException(flag + " " + target + ": " + existing + " is not a directory, so " + parent + " cannot be made");
+        }
+        if (!Files.isWritable(existing)) {
+            throw new IllegalArgumentException(flag + " " + target + ": cannot write in " + existing
+                    + (existing.equals(parent) ? "" : " (to make " + parent + ")"));
+        }
+    }
+
     Writer writer() {
         return writer;
     }

@@ -41,6 +41,10 @@ abstract class ProgramCommand implements Callable<Integer> {
 
     abstract VertexProgram program(ResolvedGraph g);
 
+    /** What a command checks of its own options before anything is imported or loaded (after the engine's). */
+    void checkBeforeLoading() {
+    }
+
     /** Adds the run's figures to the JSON summary and returns the one-line report. */
     abstract String summarize(PregelRun run, LoadedGraph g) throws IOException;
 
@@ -101,6 +105,7 @@ abstract class ProgramCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         engine.options(maxSupersteps()); // options are checked before anything is imported or loaded
         engine.checkLauncher(cluster);
+        checkBeforeLoading();
         if ((engine.messaging.equals("gather") || engine.messaging.equals("hybrid")) && !mayBroadcast()) {
             throw new IllegalArgumentException(broadcastRefusal());
         }

@@ -13,7 +13,7 @@ final class QueryOptions {
     @Option(names = {"-t", "--target"}, description = "target vertex (original id)")
     Long target;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's result and predecessor (TSV; .gz compresses)")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's result and predecessor: .tsv, .csv or .txt, optionally .gz")
     Path output;
 
     @Option(names = {"-v", "--verify"}, description = "check the result against an independent implementation")

@@ -41,8 +41,20 @@ final class RunCommand extends ProgramCommand {
         return maxSupersteps;
     }
 
+    private UserProgram loaded;
+
+    /** The jar, class and parameters are checked (the class loaded and made) before the graph is imported or loaded. */
+    @Override
+    void checkBeforeLoading() {
+        loaded = load();
+    }
+
     @Override
     VertexProgram program(ResolvedGraph g) {
+        return loaded != null ? loaded : load();
+    }
+
+    private UserProgram load() {
         if (engine.verify) {
             throw new IllegalArgumentException("--verify: carafe run has no independent reference for a program of yours; check its values from -o");
         }
@@ -50,10 +62,10 @@ final class RunCommand extends ProgramCommand {
         if (colon < 1 || colon == program.length() - 1) {
             throw new IllegalArgumentException("--program takes JAR:CLASS, e.g. my.jar:com.example.MaxLabel; was " + program);
         }
-        UserProgram loaded = UserProgram.load(Path.of(program.substring(0, colon)), program.substring(colon + 1), params);
-        System.err.println("program " + loaded.delegate().getClass().getName() + ": values " + loaded.valueLayout() + ", messages "
-                + loaded.messageLayout());
-        return loaded;
+        UserProgram made = UserProgram.load(Path.of(program.substring(0, colon)), program.substring(colon + 1), params);
+        System.err.println("program " + made.delegate().getClass().getName() + ": values " + made.valueLayout() + ", messages "
+                + made.messageLayout());
+        return made;
     }
 
     @Override

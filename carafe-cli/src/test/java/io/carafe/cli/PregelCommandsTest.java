@@ -587,13 +587,28 @@ class PregelCommandsTest {
     /** Bad options are found before the graph is imported or loaded: nothing reaches the cache. */
     @ParameterizedTest
     @CsvSource({"tc --workers 0, --workers must be 1..1024", "scc --format csv, --format must be table or json",
-            "pagerank --messaging sideways, --messaging must be auto, push, gather or hybrid", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1"})
+            "pagerank --messaging sideways, --messaging must be auto, push, gather or hybrid", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1",
+            "pagerank -o out.parquet, -o out.parquet: results are written as .tsv, .csv or .txt"})
     void shouldCheckOptionsBeforeLoadingTheGraph(String commandLine, String message) throws IOException {
         List<String> args = new java.util.ArrayList<>(List.of(commandLine.split(" ")));
         args.addAll(List.of("-g", graph().toString()));
         Run r = run(args.toArray(String[]::new));
         assertEquals(CommandLine.ExitCode.USAGE, r.exit(), r.err());
         assertTrue(r.err().contains(message), r.err());
+        assertFalse(Files.exists(dir.resolve("cache")), "nothing was imported");
+    }
+
+    /** An output that cannot be written is refused before anything is imported: under a file, or a directory named as the file. */
+    @Test
+    void shouldRefuseAnUnwritableOutputBeforeLoading() throws IOException {
+        Path plain = Files.writeString(dir.resolve("plain.txt"), "a file, not a directory");
+        Run under = run("wcc", "-g", graph().toString(), "-o", plain.resolve("sub/x.tsv").toString());
+        assertEquals(CommandLine.ExitCode.USAGE, under.exit(), under.err());
+        assertTrue(under.err().contains(plain + " is not a directory"), under.err());
+        Path folder = Files.createDirectories(dir.resolve("out.tsv"));
+        Run directory = run("sssp", "--source", "1", "-g", graph().toString(), "-o", folder.toString());
+        assertEquals(CommandLine.ExitCode.USAGE, directory.exit(), directory.err());
+        assertTrue(directory.err().contains("is a directory; name a file in it"), directory.err());
         assertFalse(Files.exists(dir.resolve("cache")), "nothing was imported");
     }
 

@@ -170,5 +170,6 @@ class UserProgramTest {
         out = new StringWriter();
         assertNotEquals(0, carafe(out, "run", "--program", jar.toString(), "-g", graph.toString()));
         assertTrue(out.toString().contains("--program takes JAR:CLASS"), out.toString());
+        assertFalse(Files.exists(dir.resolve("cache")), "each was refused before the graph was imported");
     }
 }
