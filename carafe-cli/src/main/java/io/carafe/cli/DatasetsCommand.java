@@ -91,7 +91,8 @@ final class DatasetsCommand implements Runnable {
                     "--kind with --vertices and --edges (a grid: a square number of vertices, --edges may be left out).",
                     "--text also writes it as a SNAP edge list, e.g. to time parsing."})
     static final class Generate implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", arity = "0..1", description = "a generated dataset of the catalog")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "a generated dataset of the catalog; or, with --kind, the name to give"
+                + " the graph generated, which --graph NAME then finds")
         String name;
 
         @Option(names = "--kind", description = "rmat (Graph500 parameters), uniform, or grid (s x s vertices, each joined to the next in"
@@ -118,41 +119,75 @@ final class DatasetsCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            if (name != null) {
+            boolean naming = name != null && kind != null; // a graph of the user's, to be named
+            if (name != null && !naming) {
                 Dataset d = DatasetCatalog.load().find(name).filter(Dataset::generated)
-                        .orElseThrow(() -> new IllegalArgumentException("'" + name + "' is not a generated dataset (carafe datasets list)"));
+                        .orElseThrow(() -> new IllegalArgumentException("'" + name + "' is not a generated dataset of the catalog (carafe datasets"
+                                + " list); to name a graph you generate, give --kind, --vertices and --edges with the name"));
                 kind = d.url().substring("generate:".length());
                 vertices = d.vertices();
                 edges = d.edgeLines();
             } else if ("grid".equals(kind) && vertices != null && edges == null) {
                 edges = io.carafe.datasets.Generator.gridEdges(vertices);
             } else if (kind == null || vertices == null || edges == null) {
-                throw new IllegalArgumentException("give a generated dataset's NAME, or --kind, --vertices and --edges");
+                throw new IllegalArgumentException("give a generated dataset's NAME, or --kind, --vertices and --edges (and a NAME to use it by)");
             }
-            GraphImporter.Imported imported = GraphImporter.generate(kind, vertices, edges, seed, ImportOptions.defaults(),
-                    cacheDir != null ? cacheDir : Datasets.cacheDir(), System.err);
+            if (text != null) {
+                Output.check(text, "--text");
+            }
+            Path cache = cacheDir != null ? cacheDir : Datasets.cacheDir();
+            GraphImporter.Imported imported = GraphImporter.generate(kind, vertices, edges, seed, ImportOptions.defaults(), cache, System.err);
+            if (naming) {
+                io.carafe.datasets.NamedGraphs.name(cache, name, new io.carafe.datasets.NamedGraphs.Spec(kind, vertices, edges, seed));
+            }
             PrintWriter out = spec.commandLine().getOut();
             try (GraphFile g = imported.file()) {
                 out.printf("%s graph: %,d vertices, %,d edges (%s)%ncached at %s%n", kind, g.header().vertexCount(), g.header().edgeCount(),
                         imported.report().fromCache ? "from cache" : String.format("generated in %.1f s", imported.report().parseSeconds + imported.report().buildSeconds),
                         g.path());
+                if (naming) {
+                    out.printf("named %s: use it as --graph %s%n", name, name);
+                }
                 if (text != null) {
-                    writeText(g, text);
-                    out.println("wrote " + text);
+                    Path vertexFile = writeText(g, text);
+                    out.println("wrote " + text + (vertexFile == null ? "" : " and, for its isolated vertices, " + vertexFile
+                            + " (import with --vertices " + vertexFile + ")"));
                 }
             }
             out.flush();
             return 0;
         }
 
-        private static void writeText(GraphFile g, Path text) throws IOException {
+        /**
+         * The graph as an edge list; an edge list cannot show isolated vertices, so when there
+         * are some every vertex id goes to a vertex file beside it (returned; null if none is
+         * needed), which --vertices reads back.
+         */
+        private static Path writeText(GraphFile g, Path text) throws IOException {
+            long n = g.header().vertexCount();
+            boolean isolated = EdgeLists.verticesWithEdges(g) < n;
+            String base = text.getFileName().toString();
+            Path vertexFile = isolated ? text.resolveSibling((base.contains(".") ? base.substring(0, base.indexOf('.')) : base) + ".v") : null;
             try (Output file = new Output(text)) {
                 Writer w = file.writer();
-                // an edge list cannot show isolated vertices: its header counts those it holds
-                w.write("# Generated by carafe\n# Nodes: " + EdgeLists.verticesWithEdges(g) + " Edges: " + g.header().edgeCount() + "\n");
+                w.write("# Generated by carafe\n# Nodes: " + n + " Edges: " + g.header().edgeCount() + "\n");
+                if (vertexFile != null) {
+                    w.write("# every vertex, isolated ones too, is listed in " + vertexFile.getFileName() + ": import with --vertices\n");
+                }
                 EdgeLists.write(g, w, false);
                 file.commit();
             }
+            if (vertexFile != null) {
+                try (Output file = new Output(vertexFile)) {
+                    Writer w = file.writer();
+                    for (long v = 0; v < n; v++) {
+                        w.write(Long.toString(io.carafe.graph.VertexLayout.originalId(g.vertices(), v)));
+                        w.write('\n');
+                    }
+                    file.commit();
+                }
+            }
+            return vertexFile;
         }
     }
 }

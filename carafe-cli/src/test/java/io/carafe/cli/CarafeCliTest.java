@@ -357,10 +357,37 @@ class CarafeCliTest {
         String cache = dir.resolve("gen").toString();
         assertEquals(0, run("datasets", "generate", "--kind", "rmat", "-n", "1000", "-m", "8000", "--seed", "7", "--text", a.toString(), "--cache-dir", cache).exit());
         assertEquals(0, run("datasets", "generate", "--kind", "rmat", "-n", "1000", "-m", "8000", "--seed", "7", "--text", b.toString(), "--cache-dir", cache + "2").exit());
-        assertEquals(Files.readAllLines(a), Files.readAllLines(b));
-        // the header counts the vertices the edge list holds, so importing it agrees with it
-        Run imported = run("import", "-g", a.toString());
-        assertTrue(imported.out().contains(": matches"), imported.out());
+        assertEquals(Files.readAllLines(a).stream().filter(l -> !l.startsWith("#")).toList(),
+                Files.readAllLines(b).stream().filter(l -> !l.startsWith("#")).toList());
+        assertEquals(Files.readAllLines(dir.resolve("a.v")), Files.readAllLines(dir.resolve("b.v")));
+        // R-MAT leaves vertices without edges: they go to a.v, and the import with it gives back every vertex
+        Path vertexFile = dir.resolve("a.v");
+        assertTrue(Files.exists(vertexFile), "the isolated vertices' file");
+        Run imported = run("import", "-g", a.toString(), "--vertices", vertexFile.toString());
+        assertTrue(imported.out().contains("1,000 vertices") && imported.out().contains(": matches"), imported.out());
+    }
+
+    /** A generated graph given a name is found by --graph NAME; a catalog name or a name taken by another graph is refused. */
+    @Test
+    void shouldUseAGeneratedGraphByItsName() throws IOException {
+        String cache = dir.resolve("cache").toString(); // where run() points the other commands
+        Run named = run("datasets", "generate", "--kind", "rmat", "-n", "2000", "-m", "16000", "--seed", "3", "my-rmat", "--cache-dir", cache);
+        assertEquals(0, named.exit(), named.err());
+        assertTrue(named.out().contains("named my-rmat: use it as --graph my-rmat"), named.out());
+        Run pagerank = run("pagerank", "-g", "my-rmat", "--iterations", "3", "--verify");
+        assertEquals(0, pagerank.exit(), pagerank.err());
+        assertTrue(pagerank.out().contains("pagerank my-rmat: 2,000 vertices"), pagerank.out());
+        Run again = run("datasets", "generate", "--kind", "rmat", "-n", "2000", "-m", "16000", "--seed", "3", "my-rmat", "--cache-dir", cache);
+        assertEquals(0, again.exit(), "the same graph under the same name: " + again.err());
+        Run taken = run("datasets", "generate", "--kind", "uniform", "-n", "100", "-m", "400", "my-rmat", "--cache-dir", cache);
+        assertEquals(CommandLine.ExitCode.USAGE, taken.exit(), taken.err());
+        assertTrue(taken.err().contains("'my-rmat' names another generated graph already (rmat, 2000 vertices, 16000 edges, seed 3)"), taken.err());
+        Run catalog = run("datasets", "generate", "--kind", "uniform", "-n", "100", "-m", "400", "wiki-vote", "--cache-dir", cache);
+        assertEquals(CommandLine.ExitCode.USAGE, catalog.exit(), catalog.err());
+        assertTrue(catalog.err().contains("'wiki-vote' is a dataset of the catalog"), catalog.err());
+        Run unknown = run("datasets", "generate", "nothing-here", "--cache-dir", cache);
+        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit(), unknown.err());
+        assertTrue(unknown.err().contains("to name a graph you generate, give --kind"), unknown.err());
     }
 
     /** A grid's edge list against its definition: r·s + c joined to its row and column neighbours, both ways, and nothing else. */

@@ -28,9 +28,16 @@ public final class GraphResolver {
             return new Resolved(baseName(asPath), GraphImporter.importEdgeList(asPath, options, cacheDir, progress));
         }
         DatasetCatalog catalog = DatasetCatalog.load();
+        if (catalog.find(graph).isEmpty()) {
+            java.util.Optional<NamedGraphs.Spec> named = NamedGraphs.find(cacheDir, graph);
+            if (named.isPresent()) {
+                NamedGraphs.Spec g = named.get();
+                return new Resolved(graph, GraphImporter.generate(g.kind(), g.vertices(), g.edges(), g.seed(), options, cacheDir, progress));
+            }
+        }
         // missing input (exit 4), not bad usage: the option was well formed
         Dataset dataset = catalog.find(graph).orElseThrow(() -> new DatasetUnavailableException(
-                "--graph '" + graph + "' is neither a file nor a dataset name; names: "
+                "--graph '" + graph + "' is neither a file nor a dataset name (nor a graph named by carafe datasets generate); names: "
                         + catalog.entries().stream().map(Dataset::name).collect(Collectors.joining(", ")), null));
         ImportOptions effective = dataset.undirected() ? options.withUndirected(true) : options;
         if (dataset.generated()) {
