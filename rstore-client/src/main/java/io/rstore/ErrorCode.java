@@ -27,7 +27,8 @@ public enum ErrorCode {
     INVALID_FRAME(18, false, "a frame on the wire is malformed, truncated or oversized; the peer speaks another protocol or version"),
     OVERLOADED(19, true, "the daemon is at its connection limit (rstore.net.max-connections); retry later, or raise the limit"),
     DATA_LOST(20, false, "a memory server came back without a chunk this data lived in (its file missing or the wrong size); free the segment or delete the namespace"),
-    NO_SPACE(21, false, "a disk is full: a memory server's chunk files or the master's journal cannot grow; free space there or give it a larger file system");
+    NO_SPACE(21, false, "a disk is full: a memory server's chunk files or the master's journal cannot grow; free space there or give it a larger file system"),
+    CANNOT_LISTEN(22, false, "a daemon cannot listen there: the port is taken, or the address is not one of this host's; pick another");
 
     private static final ErrorCode[] BY_CODE = new ErrorCode[32];
 

@@ -54,6 +54,7 @@ final class BfsCommand implements Callable<Integer> {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
         Output.check(query.output, "-o");
+        cluster.settings();
         boolean online = switch (method) {
             case "online" -> true;
             case "direction-optimizing" -> false;

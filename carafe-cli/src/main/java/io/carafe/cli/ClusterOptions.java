@@ -35,12 +35,7 @@ final class ClusterOptions {
      * everything where there is no /dev/shm). {@link #stop()} ends it.
      */
     RStore start(boolean reachableByOtherProcesses) {
-        RStoreSettings settings = RStoreSettings.defaults()
-                .withClusterName("carafe")
-                .withMemoryServers(memoryServers)
-                .withChunkSizeBytes(Units.parseBytes(chunkSize))
-                .withServerCapacityBytes(64L << 30)
-                .withClusterSecret(io.rstore.cli.Secrets.fromEnvironment()); // worker processes inherit it
+        RStoreSettings settings = settings();
         if (cluster != null) {
             return RStore.connect(cluster, settings);
         }
@@ -50,6 +45,32 @@ final class ClusterOptions {
             return RStore.connect("rstore://127.0.0.1:" + served.port(), settings); // auto: shm to servers on this host
         }
         return RStore.embedded(settings);
+    }
+
+    /**
+     * The cluster's settings from these options, checked with the other options before
+     * anything is imported or loaded: a bad value is a usage error naming the flag the user
+     * typed, not a cluster failure naming a settings field.
+     */
+    RStoreSettings settings() {
+        if (memoryServers < 1 || memoryServers > 1024) {
+            throw new IllegalArgumentException("--memory-servers must be 1..1024, was " + memoryServers);
+        }
+        long chunk;
+        try {
+            chunk = Units.parseBytes(chunkSize);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--chunk-size must be a size such as 16MiB, was " + chunkSize);
+        }
+        if (Long.bitCount(chunk) != 1 || chunk < 64 << 10 || chunk > 1 << 30) {
+            throw new IllegalArgumentException("--chunk-size must be a power of two from 64KiB to 1GiB, was " + chunkSize);
+        }
+        return RStoreSettings.defaults()
+                .withClusterName("carafe")
+                .withMemoryServers(memoryServers)
+                .withChunkSizeBytes(chunk)
+                .withServerCapacityBytes(64L << 30)
+                .withClusterSecret(io.rstore.cli.Secrets.fromEnvironment()); // worker processes inherit it
     }
 
     void stop() {

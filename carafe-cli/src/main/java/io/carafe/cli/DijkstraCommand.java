@@ -39,6 +39,7 @@ final class DijkstraCommand implements Callable<Integer> {
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
         Output.check(query.output, "-o");
+        cluster.settings();
         // with --format json the lines for people go nowhere and the report is printed at the end
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);

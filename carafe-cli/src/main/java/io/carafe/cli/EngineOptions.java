@@ -172,6 +172,7 @@ final class EngineOptions {
      * process serves on loopback: they need a running one. Checked before anything is loaded.
      */
     void checkLauncher(ClusterOptions cluster) {
+        cluster.settings(); // --chunk-size and --memory-servers, with the rest
         if (workerLauncher != null && cluster.cluster == null) {
             throw new IllegalArgumentException("--worker-launcher may start workers on other hosts, which cannot reach the cluster this command"
                     + " would serve on loopback: start one (bin/start-cluster, rstore master and rstore server) and give --cluster URI");

@@ -41,6 +41,7 @@ final class StatsCommand implements Callable<Integer> {
         if (partitionWeights.length != 2) {
             throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
         }
+        cluster.settings();
         // with --format json the lines for people go nowhere and the report is printed at the end
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         com.fasterxml.jackson.databind.node.ObjectNode report = io.rstore.cli.JsonReport.header(spec);

@@ -56,6 +56,7 @@ final class ThreadRun implements AutoCloseable {
                            String algorithm, String method, long began) {
         EngineOptions.refuseEngineOnly(spec, method, algorithm);
         engine.options(maxSupersteps); // -w, --format and -n
+        cluster.settings();
         RStore rstore = cluster.start();
         LoadedGraph g = null;
         Parallel threads = null;

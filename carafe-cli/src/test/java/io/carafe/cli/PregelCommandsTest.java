@@ -588,7 +588,9 @@ class PregelCommandsTest {
     @ParameterizedTest
     @CsvSource({"tc --workers 0, --workers must be 1..1024", "scc --format csv, --format must be table or json",
             "pagerank --messaging sideways, --messaging must be auto, push, gather or hybrid", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1",
-            "pagerank -o out.parquet, -o out.parquet: results are written as .tsv, .csv or .txt"})
+            "pagerank -o out.parquet, -o out.parquet: results are written as .tsv, .csv or .txt",
+            "pagerank --chunk-size 3, --chunk-size must be a power of two from 64KiB to 1GiB, was 3",
+            "wcc --memory-servers 0, --memory-servers must be 1..1024", "sssp --source 1 --chunk-size lots, --chunk-size must be a size such as 16MiB"})
     void shouldCheckOptionsBeforeLoadingTheGraph(String commandLine, String message) throws IOException {
         List<String> args = new java.util.ArrayList<>(List.of(commandLine.split(" ")));
         args.addAll(List.of("-g", graph().toString()));

@@ -117,7 +117,7 @@ public final class MasterNode implements AutoCloseable {
             return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, limits, remoteServers,
                     persistenceDirectory, log);
         } catch (IOException e) {
-            throw ErrorCode.UNKNOWN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
+            throw ErrorCode.CANNOT_LISTEN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
                     + " (is another rstore master there? pick another port)");
         }
     }

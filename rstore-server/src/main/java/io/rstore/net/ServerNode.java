@@ -103,7 +103,7 @@ public final class ServerNode implements AutoCloseable {
             node = new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, persistenceDirectory, rdma, rdmaPort, secret,
                     (int) Math.min(timeoutMs, Integer.MAX_VALUE), limits, log);
         } catch (IOException e) {
-            throw ErrorCode.UNKNOWN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
+            throw ErrorCode.CANNOT_LISTEN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
         }
         node.rejoin = Thread.ofPlatform().name("rstore-rejoin").daemon().start(() -> node.rejoinEvery(heartbeatMs));
         return node;

@@ -81,6 +81,23 @@ class DaemonsTest {
         }
     }
 
+    /** A port another process holds: the daemon exits at once with CANNOT_LISTEN and the port in one line, not an "unexpected error". */
+    @org.junit.jupiter.api.Test
+    void shouldSayTheRStoreDaemonCannotListenOnABusyPort() throws Exception {
+        try (java.net.ServerSocket busy = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Path conf = Files.writeString(dir.resolve("busy.conf"), "rstore.rdma.device = none\n");
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
+                    "-cp", System.getProperty("java.class.path"), "io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--port",
+                    Integer.toString(busy.getLocalPort())).redirectErrorStream(true).start();
+            String printed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertTrue(p.exitValue() != 0, printed);
+            assertTrue(printed.contains("CANNOT_LISTEN: the master cannot listen on /127.0.0.1:" + busy.getLocalPort() + ": Address already in use"),
+                    printed);
+            assertTrue(!printed.contains("unexpected error"), printed);
+        }
+    }
+
     private void run(String scheme, Path shm) throws Exception {
         Path conf = dir.resolve("rstore.conf");
         Files.writeString(conf, """

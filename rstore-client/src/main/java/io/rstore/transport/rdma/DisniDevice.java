@@ -194,7 +194,7 @@ final class DisniDevice implements RdmaDevice {
                 }
             };
         } catch (Exception e) {
-            throw ErrorCode.UNKNOWN.exception("the RDMA device cannot listen on " + at + ": " + e.getMessage()
+            throw ErrorCode.CANNOT_LISTEN.exception("the RDMA device cannot listen on " + at + ": " + e.getMessage()
                     + " (soft RDMA devices need the device's address, not 127.0.0.1)");
         }
     }

@@ -181,7 +181,7 @@ public final class EmulatedDevice implements RdmaDevice {
                 }
             };
         } catch (IOException e) {
-            throw ErrorCode.UNKNOWN.exception("the emulated RDMA device cannot listen on " + at + ": " + e.getMessage());
+            throw ErrorCode.CANNOT_LISTEN.exception("the emulated RDMA device cannot listen on " + at + ": " + e.getMessage());
         }
     }
 
