@@ -33,17 +33,13 @@ final class GraphsCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getErr());
     }
 
-    static RStore connect(String cluster) {
-        return RStore.connect(cluster, RStoreSettings.defaults().withClusterSecret(io.rstore.cli.Secrets.fromEnvironment()));
-    }
-
     @Command(name = "list", mixinStandardHelpOptions = true, header = "The graphs in the cluster: vertices, edges, weighted, source.")
     static final class ListGraphs implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--cluster", required = true, paramLabel = "URI", description = "the running cluster, e.g. rstore+tcp://HOST:7400")
-        String cluster;
+        @picocli.CommandLine.Mixin
+        io.rstore.cli.ClusterOption cluster;
 
         @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
         String format;
@@ -52,7 +48,7 @@ final class GraphsCommand implements Runnable {
         public Integer call() throws Exception {
             boolean json = io.rstore.cli.JsonReport.json(format);
             PrintWriter out = spec.commandLine().getOut();
-            try (RStore rstore = connect(cluster)) {
+            try (RStore rstore = cluster.connect()) {
                 ObjectNode report = io.rstore.cli.JsonReport.header(spec);
                 ArrayNode graphs = report.putArray("graphs");
                 for (String name : CarafeGraph.list(rstore)) {
@@ -94,12 +90,12 @@ final class GraphsCommand implements Runnable {
         @Parameters(paramLabel = "NAME", description = "the graph's name (carafe graphs list)")
         String name;
 
-        @Option(names = "--cluster", required = true, paramLabel = "URI", description = "the running cluster, e.g. rstore+tcp://HOST:7400")
-        String cluster;
+        @picocli.CommandLine.Mixin
+        io.rstore.cli.ClusterOption cluster;
 
         @Override
         public Integer call() {
-            try (RStore rstore = connect(cluster)) {
+            try (RStore rstore = cluster.connect()) {
                 CarafeGraph.delete(rstore, name);
             }
             spec.commandLine().getOut().println("dropped graph " + name + " from " + cluster);

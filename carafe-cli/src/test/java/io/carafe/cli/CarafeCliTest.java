@@ -521,7 +521,9 @@ class CarafeCliTest {
             assertEquals(0, replaced.exit(), replaced.err());
             assertTrue(replaced.err().contains("replacing graph wiki-Vote"), replaced.err());
 
-            Run list = run("graphs", "list", "--cluster", uri);
+            Run help = run("graphs", "list", "--help"); // without --cluster, the master rstore status finds: conf/rstore.conf's
+            assertTrue(help.out().replaceAll("\\s+", " ").contains("Default: the master and transport of conf/rstore."), help.out());
+            Run list = run("graphs", "list", "-c", uri);
             assertEquals(0, list.exit(), list.err());
             assertTrue(list.out().matches("(?s).*wiki-Vote\\s+complete\\s+7,115\\s+\\d{3},\\d{3}\\s+undirected.*1 graph in .*"), list.out());
             Run json = run("graphs", "list", "--cluster", uri, "--format", "json");

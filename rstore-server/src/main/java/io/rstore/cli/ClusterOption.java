@@ -8,15 +8,15 @@ import picocli.CommandLine.Option;
 
 import java.util.Map;
 
-/** Which running cluster an admin command talks to. */
-final class ClusterOption {
+/** Which running cluster an admin command talks to (rstore's, and carafe's graphs commands). */
+public final class ClusterOption {
     @Option(names = {"-c", "--cluster"}, paramLabel = "URI",
             description = {"the cluster: rstore://HOST:PORT (auto: shm for servers on this host, tcp otherwise), rstore+tcp:// or rstore+shm://.",
                     "Default: the master and transport of conf/rstore.conf (rstore.master.host, rstore.master.port, rstore.transport)."})
     String uri;
 
     /** Connects with the secret from rstore.secret.file, else $RSTORE_SECRET. */
-    RStore connect() {
+    public RStore connect() {
         RStoreConfig config = RStoreConfig.load(null, System.getenv(), Map.of());
         return RStore.connect(uri != null ? uri : defaultUri(config),
                 RStoreSettings.defaults().withClusterSecret(Daemon.secret(config)));

@@ -64,8 +64,11 @@ public final class MasterNode implements AutoCloseable {
                 () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required));
         this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
             while (!closed) {
-                for (ServerInfo dead : master.checkServers()) {
-                    log.accept("memory server " + dead.id() + " at " + dead.address() + " stopped answering; marked dead (its chunks' data is lost)");
+                for (ServerInfo dead : master.checkServers()) { // a warning: stopped on purpose or not, its chunks cannot be reached now
+                    io.rstore.config.Logs.get("rstore master").warn("memory server " + dead.id() + " at " + dead.address()
+                            + " stopped answering; marked dead " + (dead.durable()
+                            ? "until it rejoins (its chunks are kept in its persistence directory; reads of them fail with SERVER_UNAVAILABLE meanwhile)"
+                            : "(it keeps no persistence directory: the data of its chunks is lost)"));
                 }
                 try {
                     Thread.sleep(heartbeatMs);

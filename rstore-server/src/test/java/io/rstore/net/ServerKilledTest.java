@@ -116,6 +116,8 @@ class ServerKilledTest {
             }
             assertEquals(6, failed, "the dead server's two chunks fail, each time");
             assertEquals(6, served, "the live server's two chunks read on");
+            JavaProcesses.awaitLine(master, "WARN rstore master - memory server 1 at .* stopped answering; marked dead \\(it keeps no persistence"
+                    + " directory: the data of its chunks is lost\\)", 20);
         }
     }
 }
