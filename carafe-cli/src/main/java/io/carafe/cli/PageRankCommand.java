@@ -92,7 +92,7 @@ final class PageRankCommand implements Callable<Integer> {
         }
         try {
             try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-                try (PregelRun run = PregelRun.run(spec, "pagerank", rstore, g, program, engine, bound + 1L, start)) {
+                try (PregelRun run = PregelRun.run(spec, "pagerank", rstore, g, program, engine, bound + 1L, tolerance == null ? bound + 1L : -1, start)) {
                     double[] ranks = run.result.doubles(0);
                     int updates = run.result.supersteps().size() - 1;
                     double residual = PageRank.residual(run.result.supersteps().getLast().aggregates());

@@ -85,7 +85,7 @@ final class PregelRun implements AutoCloseable {
 
     /** Runs the program (-n times); {@code command} is the command running it, whose parameters the JSON summary records. */
     static PregelRun run(picocli.CommandLine.Model.CommandSpec command, String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program,
-                         EngineOptions engine, long maxSupersteps, long commandStart) {
+                         EngineOptions engine, long maxSupersteps, long expectedSupersteps, long commandStart) {
         PrintStream err = System.err;
         MetricRegistry registry = new MetricRegistry();
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
@@ -116,7 +116,7 @@ final class PregelRun implements AutoCloseable {
                 err.printf("trial %d of %d%n", t + 1, engine.trials);
             }
             if (io.carafe.progress.Progress.barsOnStderr()) {
-                bar[0] = io.carafe.progress.Progress.start(err, algorithm + " on " + graph.name(), 0, " supersteps", 1);
+                bar[0] = io.carafe.progress.Progress.start(err, algorithm + " on " + graph.name(), Math.max(0, expectedSupersteps), " supersteps", 1);
             }
             try {
                 result = job(rstore, graph, program, engine, options, recovery, report, err);

@@ -55,6 +55,11 @@ abstract class ProgramCommand implements Callable<Integer> {
         return 100_000;
     }
 
+    /** How many supersteps the job takes, when the options say (a progress bar's length), else -1. */
+    long expectedSupersteps() {
+        return -1;
+    }
+
     /**
      * Whether the program may run with --messaging gather or hybrid (one double or long per
      * vertex along its out-edges, with a combiner). Asked before the graph is loaded, so a
@@ -117,7 +122,7 @@ abstract class ProgramCommand implements Callable<Integer> {
         }
         try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g.resolved());
-            try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), start)) {
+            try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), expectedSupersteps(), start)) {
                 String line = summarize(run, g);
                 run.writeValues(engine, valueName(), (v, value, text) -> program.formatValue(value, text));
                 if (engine.verify) {

@@ -11,15 +11,23 @@ public final class TerminalBars implements Progress.Bars {
 
     @Override
     public Progress start(String task, long total, String unit, long unitSize) {
-        ProgressBar bar = new ProgressBarBuilder()
+        ProgressBarBuilder builder = new ProgressBarBuilder()
                 .setTaskName(task)
                 .setInitialMax(total > 0 ? total : -1) // -1: a bar that counts without an end
                 .setUnit(unit, Math.max(1, unitSize))
                 .setStyle(ProgressBarStyle.ASCII)
                 .setConsumer(new ConsoleProgressBarConsumer(System.err))
                 .setUpdateIntervalMillis(200)
-                .showSpeed()
-                .build();
+                .showSpeed();
+        if (total <= 0) { // work of unknown length: a count and the time, never a "? %" or an "n/?"
+            long size = Math.max(1, unitSize);
+            builder.setRenderer((state, width) -> {
+                String line = String.format("%s: %,d%s in %d s%s", state.getTaskName(), state.getCurrent() / size, unit,
+                        state.getTotalElapsed().toSeconds(), state.getExtraMessage());
+                return line.length() > width ? line.substring(0, width) : line;
+            });
+        }
+        ProgressBar bar = builder.build();
         return new Progress() {
             private long done;
 

@@ -27,4 +27,21 @@ class TerminalBarsTest {
         String text = drawn.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("importing x") && text.contains("100%") && text.contains("10/10 MB"), text);
     }
+
+    /** Work of unknown length (supersteps until a program converges) is counted, never drawn as "? %" or "n/?". */
+    @Test
+    void shouldCountWorkOfUnknownLengthWithoutQuestionMarks() throws Exception {
+        PrintStream before = System.err;
+        ByteArrayOutputStream drawn = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(drawn, true, StandardCharsets.UTF_8));
+        try (Progress bar = new TerminalBars().start("bfs on g", 0, " supersteps", 1)) {
+            bar.update(7, "");
+            Thread.sleep(450); // a redraw or two
+        } finally {
+            System.setErr(before);
+        }
+        String text = drawn.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("bfs on g: 7 supersteps in "), text);
+        assertTrue(!text.contains("?"), text);
+    }
 }
