@@ -41,6 +41,9 @@ final class EdgeListParser {
     private int sourceColumn = 1;
     private int targetColumn = 2;
     private int weightColumn;              // 0: none
+    private final VertexNames names;       // names.named: whether ids are names; null until the first data line says
+    private byte[] pending;                // auto: a first data line of names, held until the next says whether it was a header
+    private long pendingLine;
     private long declaredEntries = -1;     // the entry lines that must follow
 
     /** {@code vertexList}: a vertex file, whose lines hold one id (first column) and maybe more. */
@@ -50,12 +53,28 @@ final class EdgeListParser {
 
     /** {@code matrixMarket}: the file's banner, when it is a Matrix Market file ({@link MatrixMarket#of}). */
     EdgeListParser(Path file, ImportOptions options, ImportReport report, Progress progress, boolean vertexList, MatrixMarket matrixMarket) {
+        this(file, options, report, progress, vertexList, matrixMarket, new VertexNames());
+    }
+
+    /** {@code names}: shared by the parsers of one import (vertex file and edge list), which use one kind of id. */
+    EdgeListParser(Path file, ImportOptions options, ImportReport report, Progress progress, boolean vertexList, MatrixMarket matrixMarket,
+                   VertexNames names) {
         this.file = file;
         this.options = options;
         this.report = report;
         this.progress = progress;
         this.vertexList = vertexList;
         this.matrixMarket = matrixMarket;
+        this.names = names;
+        if (names.named == null && !options.ids().equals("auto")) {
+            names.named = options.ids().equals("string");
+        }
+        if (matrixMarket != null) {
+            if (Boolean.TRUE.equals(names.named)) {
+                throw new GraphImportException(file, "is a Matrix Market file, whose rows are numbers: --ids string does not apply", null);
+            }
+            names.named = false;
+        }
         this.weightColumn = options.weightColumn();
         ImportOptions.Columns columns = options.columns();
         if (columns != null && columns.numbered() && !vertexList) {
@@ -98,6 +117,10 @@ final class EdgeListParser {
             }
             if (len > 0) {
                 line(buf, 0, len, sink);
+            }
+            if (pending != null) { // the only data line held names: so does the file
+                names.named = true;
+                flushPending(sink);
             }
             report.bytes += counted.count;
             if (matrixMarket != null) {
@@ -147,6 +170,70 @@ final class EdgeListParser {
             headerLine(new String(b, i, to - i, StandardCharsets.UTF_8));
             return;
         }
+        if (names.named == null) { // auto, and nothing decided yet: do this line's ids read as numbers?
+            boolean numbers = idsAreNumbers(b, i, to);
+            if (pending == null && !numbers) {
+                pending = java.util.Arrays.copyOfRange(b, from, to); // a header line, or the first edge of names: the next line tells
+                pendingLine = lineNumber;
+                return;
+            }
+            if (pending != null && numbers) {
+                String text = new String(pending, StandardCharsets.UTF_8);
+                String why = "the first line that is not a comment holds no vertex ids, and the lines after it do: if it is a header line,"
+                        + " pass --header (and --columns SRC,DST[,WEIGHT] to pick columns by their names in it)";
+                if (!options.skipBadLines()) {
+                    throw new GraphImportException(file, pendingLine, text, why);
+                }
+                report.skippedLines++;
+                report.firstSkipped = file.getFileName() + ":" + pendingLine + ": " + why + ": " + text;
+                pending = null;
+            }
+            names.named = !numbers;
+            flushPending(sink);
+        }
+        data(b, from, to, i, lineNumber, sink);
+    }
+
+    /** The held first data line, read now that the kind of ids is known. */
+    private void flushPending(Sink sink) {
+        if (pending != null) {
+            byte[] held = pending;
+            pending = null;
+            int i = 0;
+            while (i < held.length && (held[i] == ' ' || held[i] == '\t')) {
+                i++;
+            }
+            data(held, 0, held.length, i, pendingLine, sink);
+        }
+    }
+
+    /** Whether the id columns of the line {@code [i, to)} are whole numbers. */
+    private boolean idsAreNumbers(byte[] b, int i, int to) {
+        int column = 0;
+        while (i < to) {
+            int start = i;
+            i = tokenEnd(b, i, to);
+            column++;
+            if (vertexList ? column == 1 : column == sourceColumn || column == targetColumn) {
+                if (i == start) { // digits alone are a number, if a too large one (reported as such)
+                    return false;
+                }
+                for (int k = start; k < i; k++) {
+                    if (b[k] < '0' || b[k] > '9') {
+                        return false;
+                    }
+                }
+            }
+            while (i < to && separator(b[i])) {
+                i++;
+            }
+        }
+        return true;
+    }
+
+    /** A data line, from its first non-blank byte {@code i}: its edge (or vertex) to the sink, or why it is bad. */
+    private void data(byte[] b, int from, int to, int i, long lineNumber, Sink sink) {
+        boolean named = Boolean.TRUE.equals(names.named);
         bad = null;
         long source = -1;
         long target = -1;
@@ -154,14 +241,12 @@ final class EdgeListParser {
         int column = 0;
         while (i < to && bad == null) {
             int start = i;
-            while (i < to && !separator(b[i])) {
-                i++;
-            }
+            i = tokenEnd(b, i, to);
             column++;
             if (vertexList ? column == 1 : column == sourceColumn) {
-                source = id(b, start, i);
+                source = named ? name(b, start, i) : id(b, start, i);
             } else if (column == targetColumn && !vertexList) {
-                target = id(b, start, i);
+                target = named ? name(b, start, i) : id(b, start, i);
             } else if (column == weightColumn && !vertexList) {
                 weight = weight(b, start, i);
             }
@@ -180,7 +265,8 @@ final class EdgeListParser {
         if (bad != null && firstDataLine && !vertexList && !options.header() && !options.skipBadLines() && bad.contains("is not a vertex id")) {
             String text = new String(b, from, to - from, StandardCharsets.UTF_8);
             throw new GraphImportException(file, lineNumber, text, "the first line that is not a comment holds no vertex ids: if it is a header"
-                    + " line, pass --header (and --columns SRC,DST[,WEIGHT] to pick columns by their names in it)");
+                    + " line, pass --header (and --columns SRC,DST[,WEIGHT] to pick columns by their names in it); if the vertices are named,"
+                    + " import with --ids string");
         }
         firstDataLine = false;
         if (bad == null && matrixMarket != null) {
@@ -203,8 +289,38 @@ final class EdgeListParser {
         sink.edge(source, target, weight);
     }
 
+    /** Where the column starting at {@code i} ends: at a separator, or, for one in double quotes, after the closing quote. */
+    private static int tokenEnd(byte[] b, int i, int to) {
+        if (b[i] == '"') {
+            int close = i + 1;
+            while (close < to && b[close] != '"') {
+                close++;
+            }
+            if (close < to) {
+                return close + 1;
+            }
+        }
+        while (i < to && !separator(b[i])) {
+            i++;
+        }
+        return i;
+    }
+
     private static boolean separator(byte c) {
         return c == ' ' || c == '\t' || c == ',';
+    }
+
+    /** A vertex named by the token (surrounding double quotes dropped): its number in {@link #names}. */
+    private long name(byte[] b, int from, int to) {
+        if (to - from >= 2 && b[from] == '"' && b[to - 1] == '"') {
+            from++;
+            to--;
+        }
+        if (from == to) {
+            bad = "empty vertex name";
+            return -1;
+        }
+        return names.id(new String(b, from, to - from, StandardCharsets.UTF_8));
     }
 
     /** A vertex id: digits only, at most 2^63−1. Sets {@link #bad} otherwise. */
@@ -218,7 +334,7 @@ final class EdgeListParser {
             int d = b[i] - '0';
             if (d < 0 || d > 9) {
                 bad = "'" + GraphImportException.printable(new String(b, from, to - from, StandardCharsets.UTF_8))
-                        + "' is not a vertex id (a whole number from 0 to 2^63-1)";
+                        + "' is not a vertex id (a whole number from 0 to 2^63-1; to use names as ids, import with --ids string)";
                 return -1;
             }
             if (v > (Long.MAX_VALUE - d) / 10) {

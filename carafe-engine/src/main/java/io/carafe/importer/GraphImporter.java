@@ -64,21 +64,41 @@ public final class GraphImporter {
         }
         ImportReport report = new ImportReport();
         GraphBuilder builder = new GraphBuilder(options, report);
+        VertexNames names = new VertexNames(); // one kind of id for the vertex file and the edge list
         long start = System.nanoTime();
         if (options.verticesFile() != null) {
-            new EdgeListParser(options.verticesFile(), options, report, null, true).parse(builder);
+            new EdgeListParser(options.verticesFile(), options, report, null, true, null, names).parse(builder);
         }
         try (Progress progress = progressOut == null ? null : Progress.start(progressOut, "importing " + source.getFileName(), bytes, " MB", 1 << 20)) {
-            new EdgeListParser(source, options, report, progress, false, matrixMarket).parse(builder);
+            new EdgeListParser(source, options, report, progress, false, matrixMarket, names).parse(builder);
         }
+        report.vertexNames = Boolean.TRUE.equals(names.named);
         report.parseSeconds = (System.nanoTime() - start) / 1e9;
         checkUnchanged(source, bytes, modified);
         if (report.edgeLines == 0 && report.vertices == 0 && builder.isEmpty()) {
             throw new GraphImportException(source, "holds no edges (" + report.lines + " lines read); is it an edge list?", null);
         }
+        Path namesFile = VertexNames.beside(cache);
+        try {
+            if (report.vertexNames) { // the names first: a graph file is never there without the names its ids stand for
+                Files.createDirectories(cacheDir);
+                names.write(namesFile);
+            } else {
+                Files.deleteIfExists(namesFile);
+            }
+        } catch (IOException e) {
+            throw new GraphImportException(cache, "cannot write the vertex names beside the cached graph: " + e.getMessage(), e);
+        }
         try (Progress building = progressOut == null ? null
                 : Progress.start(progressOut, "building the graph of " + source.getFileName(), GraphBuilder.STEPS, " steps", 1)) {
             builder.write(cache, bytes, modified, building);
+        } catch (RuntimeException e) {
+            try {
+                Files.deleteIfExists(namesFile); // nothing is left behind by a failed build
+            } catch (IOException ignored) {
+                // reporting the build's failure
+            }
+            throw e;
         }
         GraphFile file = GraphFile.open(cache);
         if (file == null) {

@@ -27,6 +27,8 @@ public final class ImportReport {
     /** Random weights drawn for a cached topology (nothing parsed, generated or built). */
     public boolean weightsDrawn;
     public String firstSkipped;
+    /** Whether the ids were names (kept beside the cached graph, {@link VertexNames}). */
+    public boolean vertexNames;
     /** The header line skipped as column names (--header), or null. */
     public String headerLine;
     /** A Matrix Market file's banner and size, in words; null for an edge list. */
@@ -56,6 +58,9 @@ public final class ImportReport {
                 buildSeconds, vertices, edges, duplicates, selfLoops));
         if (matrixMarket != null) {
             s.append(matrixMarket).append('\n');
+        }
+        if (vertexNames) {
+            s.append(String.format("vertex ids are names: %,d, numbered as they first appear%n", vertices));
         }
         if (headerLine != null) {
             s.append("header line: ").append(GraphImportException.printable(headerLine)).append('\n');

@@ -167,6 +167,45 @@ class ImportTest {
         assertTrue(bad.getMessage().contains("counts from 1"), bad.getMessage());
     }
 
+    /**
+     * Names as ids: numbered as they first appear, kept beside the cached graph; the same
+     * graph as its integer twin. A header line over integer lines is not taken for names.
+     */
+    @Test
+    void shouldNumberVertexNamesAsTheyFirstAppearAndKeepThem() throws IOException {
+        Path named = write("people.txt", "# who follows whom\nalice bob\nbob \"carol smith\"\n\"carol smith\" alice\ndave bob\n");
+        Path twin = write("twin.txt", "0 1\n1 2\n2 0\n3 1\n");
+        GraphImporter.Imported imported = load(named, ImportOptions.defaults());
+        try (GraphFile g = imported.file(); GraphFile t = load(twin, ImportOptions.defaults()).file()) {
+            assertEquals(adjacency(t), adjacency(g));
+            assertTrue(imported.report().vertexNames);
+            VertexNames names = VertexNames.read(g.path());
+            assertEquals(List.of("alice", "bob", "carol smith", "dave"), List.of(names.name(0), names.name(1), names.name(2), names.name(3)));
+            assertEquals(3, names.find("dave"));
+            assertEquals(-1, names.find("eve"));
+            assertEquals(null, VertexNames.read(t.path()), "an integer graph has no names");
+        }
+        Path one = write("one.txt", "x y\n");
+        try (GraphFile g = load(one, ImportOptions.defaults()).file()) {
+            assertEquals(2, g.header().vertexCount(), "a single line of names is an edge of names");
+        }
+        Path numbersAsNames = write("n.txt", "10 2\n2 10\n");
+        try (GraphFile g = load(numbersAsNames, ImportOptions.defaults().withIds("string")).file()) {
+            assertEquals("10", VertexNames.read(g.path()).name(0), "with --ids string, numbers are names too, in order of appearance");
+        }
+        Path headed = write("headed.txt", "from to\n1 2\n2 3\n");
+        GraphImportException e = assertThrows(GraphImportException.class, () -> load(headed, ImportOptions.defaults()));
+        assertTrue(e.getMessage().contains("headed.txt:1: ") && e.getMessage().contains("pass --header"), e.getMessage());
+        try (GraphFile g = load(headed, ImportOptions.defaults().withSkipBadLines(true)).file()) {
+            assertEquals(3, g.header().vertexCount(), "skipped as a bad line, as before");
+        }
+        e = assertThrows(GraphImportException.class, () -> load(named, ImportOptions.defaults().withIds("integer")));
+        assertTrue(e.getMessage().contains("import with --ids string"), e.getMessage());
+        Path mixed = write("mixed.txt", "1 2\n2 bob\n");
+        e = assertThrows(GraphImportException.class, () -> load(mixed, ImportOptions.defaults()));
+        assertTrue(e.getMessage().contains("mixed.txt:2: ") && e.getMessage().contains("--ids string"), e.getMessage());
+    }
+
     @Test
     void shouldMapSparseIdsThatFitAnIntButNotARankArray() throws IOException {
         Path file = write("sparse.txt", "2000000000 5\n5 300000000\n300000000 2000000000\n");
