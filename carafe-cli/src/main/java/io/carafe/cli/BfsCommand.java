@@ -103,7 +103,7 @@ final class BfsCommand implements Callable<Integer> {
                 }
             }
             // levels 0 (the source) to maxDepth: the lines below, one per level
-            out.printf("reached %,d of %,d vertices from %d in %s (depths 0-%d)%n", r.verticesReached(), depth.length, query.source,
+            out.printf("reached %,d of %,d vertices from %s in %s (depths 0-%d)%n", r.verticesReached(), depth.length, query.source,
                     Output.count(maxDepth + 1, "level"), maxDepth);
             report.put("reached", r.verticesReached()).put("edgesExplored", r.edgesExplored()).put("seconds", r.seconds()).put("maxDepth", maxDepth);
             com.fasterxml.jackson.databind.node.ArrayNode levels = report.putArray("verticesPerLevel");
@@ -117,13 +117,13 @@ final class BfsCommand implements Callable<Integer> {
             if (query.target != null) {
                 int t = g.vertex(query.target, "--target");
                 if (depth[t] < 0) {
-                    out.printf("%d is unreachable from %d%n", query.target, query.source);
+                    out.printf("%s is unreachable from %s%n", query.target, query.source);
                 } else {
                     StringBuilder path = new StringBuilder();
                     for (int v = t; v >= 0; v = r.parent()[v]) {
-                        path.insert(0, (v == t ? "" : " -> ")).insert(0, g.originalId(v));
+                        path.insert(0, (v == t ? "" : " -> ")).insert(0, g.label(v));
                     }
-                    out.printf("depth of %d: %d%npath: %s%n", query.target, depth[t], path);
+                    out.printf("depth of %s: %d%npath: %s%n", query.target, depth[t], path);
                     report.put("targetDepth", depth[t]);
                 }
             }
@@ -131,8 +131,8 @@ final class BfsCommand implements Callable<Integer> {
                 try (Output file = new Output(query.output)) {
                     CSVPrinter table = file.table("id", "depth", "parent");
                     for (int v = 0; v < depth.length; v++) {
-                        table.printRecord(g.originalId(v), depth[v] < 0 ? "inf" : Integer.toString(depth[v]),
-                                r.parent()[v] < 0 ? "-" : Long.toString(g.originalId(r.parent()[v])));
+                        table.printRecord(g.label(v), depth[v] < 0 ? "inf" : Integer.toString(depth[v]),
+                                r.parent()[v] < 0 ? "-" : g.label(r.parent()[v]));
                     }
                     table.flush();
                     file.commit();

@@ -28,6 +28,11 @@ final class CdlpCommand extends ProgramCommand {
     }
 
     @Override
+    long vertexIdInValue() {
+        return 0; // the label: a vertex's id
+    }
+
+    @Override
     long expectedSupersteps() {
         return iterations + 1L; // each iteration a superstep, after the one that sends the first labels
     }

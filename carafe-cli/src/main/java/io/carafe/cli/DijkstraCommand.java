@@ -65,14 +65,14 @@ final class DijkstraCommand implements Callable<Integer> {
                 }
                 com.fasterxml.jackson.databind.node.ArrayNode ids = report.putArray("path");
                 for (int v : r.path(t)) {
-                    ids.add(g.originalId(v));
+                    ids.add(ResolvedGraph.json(g.label(v)));
                 }
-                out.printf("distance %d -> %d: %s%n", query.source, query.target, Double.isInfinite(d) ? "unreachable" : Output.distance(d));
+                out.printf("distance %s -> %s: %s%n", query.source, query.target, Double.isInfinite(d) ? "unreachable" : Output.distance(d));
                 int[] path = r.path(t);
                 if (path.length > 0) {
                     StringBuilder line = new StringBuilder("path:");
                     for (int i = 0; i < path.length; i++) {
-                        line.append(i == 0 ? " " : " -> ").append(g.originalId(path[i]));
+                        line.append(i == 0 ? " " : " -> ").append(g.label(path[i]));
                     }
                     out.println(line.append(" (").append(path.length - 1).append(" edges)"));
                 }
@@ -85,7 +85,7 @@ final class DijkstraCommand implements Callable<Integer> {
                         farthest = Math.max(farthest, d);
                     }
                 }
-                out.printf("reached %,d of %,d vertices from %d; largest distance %s%n", reached, g.graph().vertexCount(), query.source, Output.distance(farthest));
+                out.printf("reached %,d of %,d vertices from %s; largest distance %s%n", reached, g.graph().vertexCount(), query.source, Output.distance(farthest));
                 report.put("reached", reached).put("largestDistance", farthest);
             }
             if (query.output != null) {
@@ -100,7 +100,7 @@ final class DijkstraCommand implements Callable<Integer> {
                 boolean allSettled = t < 0 || query.output != null;
                 for (int v = allSettled ? 0 : t; v < (allSettled ? want.length : t + 1); v++) {
                     if (Double.compare(want[v], r.distance()[v]) != 0) {
-                        out.printf("verify: FAILED at vertex %d: distance %s, expected %s%n", g.originalId(v),
+                        out.printf("verify: FAILED at vertex %s: distance %s, expected %s%n", g.label(v),
                                 Output.distance(r.distance()[v]), Output.distance(want[v]));
                         out.flush();
                         return finish(json, report.put("verified", false), 1);
@@ -126,7 +126,7 @@ final class DijkstraCommand implements Callable<Integer> {
             CSVPrinter table = file.table("id", "distance", "predecessor");
             for (int v = 0; v < r.distance().length; v++) {
                 int p = r.predecessor()[v];
-                table.printRecord(g.originalId(v), Output.distance(r.distance()[v]), p < 0 ? "-" : Long.toString(g.originalId(p)));
+                table.printRecord(g.label(v), Output.distance(r.distance()[v]), p < 0 ? "-" : g.label(p));
             }
             table.flush();
             file.commit();

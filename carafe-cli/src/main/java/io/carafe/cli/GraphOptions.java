@@ -46,6 +46,11 @@ final class GraphOptions {
             description = "the columns holding the source, the target and the weight: numbers from 1, or names in the --header line (default: 1,2)")
     String columns;
 
+    @Option(names = "--ids", paramLabel = "auto|integer|string", defaultValue = "auto",
+            description = "vertex ids: whole numbers, or names (alice bob) numbered as they first appear; auto: as the first edge line has them"
+                    + " (default: ${DEFAULT-VALUE})")
+    String ids;
+
     @Option(names = "--vertices", paramLabel = "FILE", description = "a file listing vertex ids in its first column (isolated vertices too)")
     Path vertices;
 
@@ -70,7 +75,7 @@ final class GraphOptions {
         String mode = weightsMode(weighted);
         ImportOptions.Columns picked = columns == null ? null : ImportOptions.Columns.parse(columns);
         return new ImportOptions(undirected, weightColumn, mode, seed, weightMap, duplicates.equals("keep"),
-                selfLoops.equals("drop"), skipBadLines, vertices, header, picked);
+                selfLoops.equals("drop"), skipBadLines, vertices, header, picked, ids);
     }
 
     private String weightsMode(boolean weighted) {
@@ -97,6 +102,9 @@ final class GraphOptions {
         }
         if (header) {
             args.add("--header");
+        }
+        if (!"auto".equals(ids)) {
+            args.addAll(List.of("--ids", ids));
         }
         if (columns != null) {
             args.addAll(List.of("--columns", columns));

@@ -44,7 +44,7 @@ final class LccCommand extends ProgramCommand {
         double[] got = run.result.doubles(Triangles.LCC);
         for (int v = 0; v < want.length; v++) {
             if (Math.abs(want[v] - got[v]) > 1e-12 * Math.max(1, Math.abs(want[v]))) {
-                return "vertex " + g.originalId(v) + ": " + got[v] + ", the reference says " + want[v];
+                return "vertex " + g.label(v) + ": " + got[v] + ", the reference says " + want[v];
             }
         }
         return null;

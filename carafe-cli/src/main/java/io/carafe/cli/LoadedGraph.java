@@ -66,13 +66,23 @@ record LoadedGraph(ResolvedGraph resolved, CarafeGraph graph, double loadSeconds
         return resolved.importSeconds();
     }
 
-    /** The internal id of an original id given on the command line. */
-    int vertex(long originalId, String option) {
-        return resolved.vertex(originalId, option);
+    /** The internal id of a vertex given on the command line (a name, in a graph of names). */
+    int vertex(String given, String option) {
+        return resolved.vertex(given, option);
     }
 
     long originalId(int vertex) {
         return resolved.originalId(vertex);
+    }
+
+    /** How outputs show a vertex: its name, or its original id. */
+    String label(int vertex) {
+        return resolved.label(vertex);
+    }
+
+    /** How outputs show an original id that stands for a vertex (a label, a component): its name, or the id. */
+    String labelOf(long originalId) {
+        return resolved.labelOf(originalId);
     }
 
     @Override

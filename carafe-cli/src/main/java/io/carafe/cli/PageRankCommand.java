@@ -125,7 +125,9 @@ final class PageRankCommand implements Callable<Integer> {
         summary.put("dangling", dangling);
         ArrayNode topNode = summary.putArray("top");
         for (int v : best) {
-            topNode.addObject().put("id", g.originalId(v)).put("score", ranks[v]);
+            com.fasterxml.jackson.databind.node.ObjectNode entry = topNode.addObject();
+            entry.set("id", ResolvedGraph.json(g.label(v)));
+            entry.put("score", ranks[v]);
         }
         return best;
     }
@@ -148,7 +150,7 @@ final class PageRankCommand implements Callable<Integer> {
         boolean converged = tolerance != null && residual < tolerance;
         out.printf("%5s %15s %22s%n", "rank", "vertex", "pagerank");
         for (int i = 0; i < best.length; i++) {
-            out.printf("%5d %15d %22.15e%n", i + 1, g.originalId(best[i]), ranks[best[i]]);
+            out.printf("%5d %15s %22.15e%n", i + 1, g.label(best[i]), ranks[best[i]]);
         }
         out.printf("pagerank %s: %,d vertices, %,d edges, %s, %s, residual %.3e%s, compute %.2f s, total %.2f s%n",
                 g.name(), g.graph().vertexCount(), g.graph().edgeCount(), who, Output.count(updates, "iteration"), residual,

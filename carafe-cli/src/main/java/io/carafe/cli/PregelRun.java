@@ -224,7 +224,7 @@ final class PregelRun implements AutoCloseable {
             result.forEachValue((v, value) -> {
                 text.setLength(0);
                 format.append(v, value, text);
-                table.printRecord(graph.originalId(v), text);
+                table.printRecord(graph.label(v), text);
             });
             table.flush();
             out.commit();

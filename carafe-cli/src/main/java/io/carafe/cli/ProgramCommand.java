@@ -55,6 +55,11 @@ abstract class ProgramCommand implements Callable<Integer> {
         return 100_000;
     }
 
+    /** Where a vertex's value holds another vertex's original id (a label, a component), shown by name in a graph of names; -1: none. */
+    long vertexIdInValue() {
+        return -1;
+    }
+
     /** How many supersteps the job takes, when the options say (a progress bar's length), else -1. */
     long expectedSupersteps() {
         return -1;
@@ -124,7 +129,14 @@ abstract class ProgramCommand implements Callable<Integer> {
             VertexProgram program = program(g.resolved());
             try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), expectedSupersteps(), start)) {
                 String line = summarize(run, g);
-                run.writeValues(engine, valueName(), (v, value, text) -> program.formatValue(value, text));
+                long idAt = g.resolved().names() == null ? -1 : vertexIdInValue();
+                run.writeValues(engine, valueName(), (v, value, text) -> {
+                    if (idAt >= 0) {
+                        text.append(g.labelOf(value.getLong(idAt)));
+                    } else {
+                        program.formatValue(value, text);
+                    }
+                });
                 if (engine.verify) {
                     String problem = verify(run, g);
                     run.summary.put("verified", problem == null);
@@ -175,7 +187,7 @@ abstract class ProgramCommand implements Callable<Integer> {
     static String firstDifference(LoadedGraph g, long[] want, long[] got) {
         for (int v = 0; v < want.length; v++) {
             if (want[v] != got[v]) {
-                return "vertex " + g.originalId(v) + ": " + got[v] + ", the reference says " + want[v];
+                return "vertex " + g.label(v) + ": " + got[v] + ", the reference says " + want[v];
             }
         }
         return null;

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 /** A query from one source: shared by the online commands (dijkstra, bfs). */
 final class QueryOptions {
 
-    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
-    long source;
+    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (its original id, or its name)")
+    String source;
 
-    @Option(names = {"-t", "--target"}, description = "target vertex (original id)")
-    Long target;
+    @Option(names = {"-t", "--target"}, description = "target vertex (its original id, or its name)")
+    String target;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write every vertex's result and predecessor: .tsv, .csv or .txt, optionally .gz")
     Path output;

@@ -4,6 +4,7 @@ import io.carafe.datasets.GraphResolver;
 import io.carafe.graph.GraphHeader;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
+import io.carafe.importer.VertexNames;
 
 import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
@@ -13,7 +14,7 @@ import java.lang.foreign.MemorySegment;
  * if it never was, and the cache file mapped (which reads nothing). What a command needs
  * before anything is loaded into RStore: the header, and original ids.
  */
-record ResolvedGraph(String name, GraphFile file, double importSeconds) implements AutoCloseable {
+record ResolvedGraph(String name, GraphFile file, double importSeconds, VertexNames names) implements AutoCloseable {
 
     static ResolvedGraph resolve(GraphOptions options, PrintStream err) {
         long start = System.nanoTime();
@@ -24,14 +25,37 @@ record ResolvedGraph(String name, GraphFile file, double importSeconds) implemen
         if (!summary.endsWith("\n")) {
             err.println();
         }
-        return new ResolvedGraph(resolved.name(), resolved.imported().file(), importSeconds);
+        GraphFile file = resolved.imported().file();
+        return new ResolvedGraph(resolved.name(), file, importSeconds, VertexNames.read(file.path()));
     }
 
     GraphHeader header() {
         return file.header();
     }
 
-    /** The internal id of an original id given on the command line: the vertex records are in original id order. */
+    /**
+     * The internal id of a vertex given on the command line: a name in a graph of names,
+     * else an original id.
+     */
+    int vertex(String given, String option) {
+        long originalId;
+        if (names != null) {
+            originalId = names.find(given);
+            if (originalId < 0) {
+                throw new IllegalArgumentException(option + " " + given + " is not a vertex of graph '" + name + "' (its vertices are named)");
+            }
+        } else {
+            try {
+                originalId = Long.parseLong(given);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " " + given + " is not a vertex id of graph '" + name + "' (a whole number; it was"
+                        + " imported with integer ids)");
+            }
+        }
+        return vertex(originalId, option);
+    }
+
+    /** The internal id of an original id: the vertex records are in original id order. */
     int vertex(long originalId, String option) {
         MemorySegment records = file.vertices();
         int lo = 0;
@@ -52,6 +76,25 @@ record ResolvedGraph(String name, GraphFile file, double importSeconds) implemen
 
     long originalId(int vertex) {
         return VertexLayout.originalId(file.vertices(), vertex);
+    }
+
+    /** How outputs show a vertex: its name, or its original id. */
+    String label(int vertex) {
+        return labelOf(originalId(vertex));
+    }
+
+    /** How outputs show an original id (a label or component that is a vertex's id): its vertex's name, or the id. */
+    String labelOf(long originalId) {
+        return names != null ? names.name(originalId) : Long.toString(originalId);
+    }
+
+    /** What JSON holds for a vertex given on the command line: the number of a graph of numbers, else the name. */
+    static com.fasterxml.jackson.databind.JsonNode json(String given) {
+        try {
+            return com.fasterxml.jackson.databind.node.LongNode.valueOf(Long.parseLong(given));
+        } catch (NumberFormatException e) {
+            return com.fasterxml.jackson.databind.node.TextNode.valueOf(given);
+        }
     }
 
     @Override

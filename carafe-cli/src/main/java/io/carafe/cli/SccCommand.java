@@ -25,6 +25,11 @@ final class SccCommand extends ProgramCommand {
     }
 
     @Override
+    long vertexIdInValue() {
+        return StronglyConnectedComponents.COMPONENT; // the component's smallest id
+    }
+
+    @Override
     VertexProgram program(ResolvedGraph g) {
         return new StronglyConnectedComponents();
     }

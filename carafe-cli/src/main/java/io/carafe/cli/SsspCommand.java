@@ -30,8 +30,8 @@ final class SsspCommand extends ProgramCommand {
             + " largest / 1024; 1 for hops)")
     Double delta;
 
-    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (original id)")
-    long source;
+    @Option(names = {"-r", "--source"}, required = true, description = "source vertex (its original id, or its name)")
+    String source;
 
     @Option(names = "--hops", description = "count edges, ignoring weights (BFS levels)")
     boolean hops;
@@ -131,10 +131,10 @@ final class SsspCommand extends ProgramCommand {
                 farthest = Math.max(farthest, d);
             }
         }
-        summary.put("source", source);
+        summary.set("source", ResolvedGraph.json(source));
         summary.put("reached", reached);
         summary.put("largestDistance", farthest);
-        return String.format("from %d reached %,d of %,d vertices, largest distance %s", source, reached, distance.length,
+        return String.format("from %s reached %,d of %,d vertices, largest distance %s", source, reached, distance.length,
                 Output.distance(farthest));
     }
 

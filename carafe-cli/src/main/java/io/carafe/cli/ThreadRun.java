@@ -124,7 +124,7 @@ final class ThreadRun implements AutoCloseable {
             for (int v = 0; v < graph.graph().vertexCount(); v++) {
                 text.setLength(0);
                 value.append(v, text);
-                table.printRecord(graph.originalId(v), text);
+                table.printRecord(graph.label(v), text);
             }
             table.flush();
             file.commit();

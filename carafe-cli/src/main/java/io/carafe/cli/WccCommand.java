@@ -72,13 +72,13 @@ final class WccCommand extends ProgramCommand {
             @Override
             public String summarize(ObjectNode report) {
                 report.put("components", last.components()).put("largestComponent", last.largest());
-                return String.format("%s; the largest has %,d of %,d vertices (label %d)", Output.count(last.components(), "component"),
-                        last.largest(), last.labels().length, last.largestLabel());
+                return String.format("%s; the largest has %,d of %,d vertices (label %s)", Output.count(last.components(), "component"),
+                        last.largest(), last.labels().length, g.labelOf(last.largestLabel()));
             }
 
             @Override
             public void format(int v, StringBuilder out) {
-                out.append(last.labels()[v]);
+                out.append(g.labelOf(last.labels()[v]));
             }
 
             @Override
@@ -96,6 +96,11 @@ final class WccCommand extends ProgramCommand {
     @Override
     String valueName() {
         return "component";
+    }
+
+    @Override
+    long vertexIdInValue() {
+        return 0; // the component: a vertex's id
     }
 
     @Override
@@ -117,8 +122,8 @@ final class WccCommand extends ProgramCommand {
         }
         run.summary.put("components", sizes.size());
         run.summary.put("largestComponent", largest);
-        return String.format("%s; the largest has %,d of %,d vertices (label %d)", Output.count(sizes.size(), "component"), largest,
-                run.result.vertexCount(), largestLabel);
+        return String.format("%s; the largest has %,d of %,d vertices (label %s)", Output.count(sizes.size(), "component"), largest,
+                run.result.vertexCount(), g.labelOf(largestLabel));
     }
 
     @Override

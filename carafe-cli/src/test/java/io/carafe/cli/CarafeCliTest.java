@@ -90,6 +90,65 @@ class CarafeCliTest {
         assertTrue((imported.out() + imported.err()).contains("Matrix Market, integer general: 7 x 7, 5 entries"), imported.out() + imported.err());
     }
 
+    /**
+     * A graph of names answers as its integer twin does, with names wherever ids were:
+     * the twin numbers the vertices in the order the names first appear, as the import does.
+     */
+    @Test
+    void shouldAnswerOnAGraphOfNamesAsOnItsIntegerTwin() throws IOException {
+        List<String> names = List.of("alice", "bob", "carol", "dave", "erin", "frank");
+        Path named = Files.writeString(dir.resolve("people.txt"), "alice bob 2\nbob carol 1\nalice carol 5\ndave alice 1\ncarol erin 7\nfrank frank 1\n");
+        Path twin = Files.writeString(dir.resolve("people-twin.txt"), "0 1 2\n1 2 1\n0 2 5\n3 0 1\n2 4 7\n5 5 1\n");
+        // each command, and which of its output columns hold vertices
+        List<Object[]> commands = List.of(
+                new Object[] {new String[] {"dijkstra", "--weight-column", "3", "-r", "alice"}, new int[] {0, 2}},
+                new Object[] {new String[] {"bfs", "-r", "alice"}, new int[] {0, 2}},
+                new Object[] {new String[] {"pagerank", "--iterations", "5"}, new int[] {0}},
+                new Object[] {new String[] {"sssp", "--weight-column", "3", "--source", "alice", "--algorithm", "pregel"}, new int[] {0}},
+                new Object[] {new String[] {"wcc", "--algorithm", "pregel"}, new int[] {0, 1}},
+                new Object[] {new String[] {"wcc"}, new int[] {0, 1}},
+                new Object[] {new String[] {"cdlp", "--iterations", "3"}, new int[] {0, 1}},
+                new Object[] {new String[] {"scc"}, new int[] {0, 1}});
+        int k = 0;
+        for (Object[] c : commands) {
+            String[] command = (String[]) c[0];
+            int[] vertexColumns = (int[]) c[1];
+            Path fromNames = dir.resolve("names-" + k + ".tsv");
+            Path fromTwin = dir.resolve("ints-" + k++ + ".tsv");
+            List<String> a = new ArrayList<>(List.of(command));
+            a.addAll(List.of("-g", named.toString(), "-o", fromNames.toString()));
+            List<String> b = new ArrayList<>();
+            for (String arg : command) {
+                b.add(names.contains(arg) ? Integer.toString(names.indexOf(arg)) : arg);
+            }
+            b.addAll(List.of("-g", twin.toString(), "-o", fromTwin.toString()));
+            Run onNames = run(a.toArray(String[]::new));
+            Run onTwin = run(b.toArray(String[]::new));
+            assertEquals(0, onNames.exit(), String.join(" ", a) + ": " + onNames.err());
+            assertEquals(0, onTwin.exit(), String.join(" ", b) + ": " + onTwin.err());
+            List<String> translated = new ArrayList<>();
+            for (String line : Files.readAllLines(fromTwin)) {
+                String[] cells = line.split("\t", -1);
+                if (!translated.isEmpty()) { // the header line stays
+                    for (int col : vertexColumns) {
+                        if (cells[col].matches("\\d+")) {
+                            cells[col] = names.get(Integer.parseInt(cells[col]));
+                        }
+                    }
+                }
+                translated.add(String.join("\t", cells));
+            }
+            assertEquals(translated, Files.readAllLines(fromNames), String.join(" ", command));
+        }
+        Run path = run("dijkstra", "-g", named.toString(), "--weight-column", "3", "-r", "dave", "-t", "erin");
+        assertTrue(path.out().contains("distance dave -> erin: 11") && path.out().contains("path: dave -> alice -> bob -> carol -> erin"), path.out());
+        Run unknown = run("bfs", "-g", named.toString(), "-r", "zoe");
+        assertEquals(CommandLine.ExitCode.USAGE, unknown.exit(), unknown.err());
+        assertTrue(unknown.err().contains("--source zoe is not a vertex of graph 'people' (its vertices are named)"), unknown.err());
+        Run notANumber = run("bfs", "-g", twin.toString(), "-r", "alice");
+        assertTrue(notANumber.err().contains("--source alice is not a vertex id of graph"), notANumber.err());
+    }
+
     /** A CSV with a header line, columns picked by name: the answers of its headerless twin; without --header, a clear error. */
     @Test
     void shouldAnswerOnACsvWithAHeaderAsOnItsTwin() throws IOException {
