@@ -23,7 +23,8 @@ seconds = json.loads(text[text.index("{"):])["seconds"]
 err = open(f"{out}/{side}.err").read()
 peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", err).group(1))
 wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", err).group(1)
-print(f"{side:5} pair {pair}: compute {seconds.get('compute', 0):.3f} s, total {seconds.get('total', 0):.3f} s, wall {wall}, peak {peak * 1024 / 1e9:.2f} GB", flush=True)
+print(f"{side:5} pair {pair}: setup {seconds.get('setup', 0):.3f} s, compute {seconds.get('compute', 0):.3f} s, total {seconds.get('total', 0):.3f} s,"
+      f" wall {wall}, peak {peak * 1024 / 1e9:.2f} GB", flush=True)
 PY
     done
 done

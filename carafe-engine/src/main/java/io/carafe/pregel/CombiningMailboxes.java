@@ -37,7 +37,7 @@ final class CombiningMailboxes extends PagedMailboxes {
     private final MemorySegment combined;
     private final long[] hasMessage;
     private final RecordView incoming;
-    // outbox, combined: one record per global vertex (identity when untouched) and a bit per vertex
+    // outbox, combined: one record per global vertex, valid where its bit is set (the first message written, the rest combined in)
     private MemorySegment outRecords;
     private long[] outTouched;
     private final RecordView identity;
@@ -67,12 +67,10 @@ final class CombiningMailboxes extends PagedMailboxes {
         this.other = new RecordView(messageLayout);
         this.hasMessage = new long[(size + 63) >>> 6];
         combiner.identity(identity);
-        this.combined = arena.allocate(Math.max(1, (long) size * recordBytes), 8);
+        // the kernel's zeroed (huge) pages: a graph's worth of records, made on the control path at the speed of memory
+        this.combined = io.rstore.memory.NativeMemory.allocate(arena, Math.max(1, (long) size * recordBytes));
         incoming.wrap(combined, 0);
-        outRecords = arena.allocate(Math.max(1, vertexCount * recordBytes), 8);
-        for (long t = 0; t < vertexCount; t++) {
-            copyRecord(identity.memory(), 0, outRecords, t * recordBytes);
-        }
+        outRecords = io.rstore.memory.NativeMemory.allocate(arena, Math.max(1, vertexCount * recordBytes)); // a record is valid once touched
         outTouched = new long[(int) ((vertexCount + 63) >>> 6)];
         int buckets = (int) ((vertexCount + (1L << BUCKET_SHIFT) - 1) >>> BUCKET_SHIFT);
         bucketTarget = new int[buckets * BUCKET_CAPACITY];
@@ -202,8 +200,13 @@ final class CombiningMailboxes extends PagedMailboxes {
         int end = start + bucketFill[b];
         for (int i = start; i < end; i++) {
             int t = bucketTarget[i];
-            combineRecord(outRecords, (long) t * recordBytes, bucketRecords, (long) i * recordBytes);
-            outTouched[t >>> 6] |= 1L << t;
+            long bit = 1L << t;
+            if ((outTouched[t >>> 6] & bit) != 0) {
+                combineRecord(outRecords, (long) t * recordBytes, bucketRecords, (long) i * recordBytes);
+            } else { // the first message for t this superstep: its record starts as that message
+                copyRecord(bucketRecords, (long) i * recordBytes, outRecords, (long) t * recordBytes);
+                outTouched[t >>> 6] |= bit;
+            }
         }
         bucketFill[b] = 0;
     }
@@ -226,8 +229,7 @@ final class CombiningMailboxes extends PagedMailboxes {
                     keep |= rest & -rest;
                     continue;
                 }
-                pages.append(parity, j, t, outRecords, (long) t * recordBytes);
-                copyRecord(identity.memory(), 0, outRecords, (long) t * recordBytes);
+                pages.append(parity, j, t, outRecords, (long) t * recordBytes); // its record is written afresh by its next first message
             }
             outTouched[word] = keep;
         }
