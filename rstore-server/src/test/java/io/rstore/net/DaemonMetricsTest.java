@@ -26,6 +26,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,19 +71,24 @@ class DaemonMetricsTest {
             m.read(0, 8);
 
             String fromMaster = get(masterMetrics);
-            assertEquals(1, value(fromMaster, "rstore_master_call_createNamespace_seconds_count"));
+            assertEquals(1, value(fromMaster, "rstore_master_call_seconds_count{call=\"createNamespace\"}"));
             assertEquals(1, value(fromMaster, "rstore_master_namespaces"));
             assertEquals(1, value(fromMaster, "rstore_master_servers_alive"));
             assertTrue(value(fromMaster, "rstore_master_sessions") >= 1);
-            assertTrue(fromMaster.contains("# TYPE rstore_master_call_alloc_seconds summary"), fromMaster);
-            assertTrue(fromMaster.contains("rstore_master_call_alloc_seconds{quantile=\"0.99\"} "), fromMaster);
+            assertTrue(fromMaster.contains("# TYPE rstore_master_call_seconds summary"), fromMaster);
+            assertTrue(fromMaster.contains("# HELP rstore_master_call_seconds "), fromMaster);
+            assertTrue(fromMaster.contains("rstore_master_call_seconds{call=\"alloc\",quantile=\"0.99\"} "), fromMaster);
+            assertTrue(value(fromMaster, "jvm_threads_current") > 0, "the JVM's own series");
 
             String fromServer = get(serverMetrics);
             assertEquals(1, value(fromServer, "rstore_server_chunks"));
             assertEquals(1 << 20, value(fromServer, "rstore_server_used_bytes"));
             assertEquals(8192, value(fromServer, "rstore_server_data_write_bytes_total"));
             assertEquals(8, value(fromServer, "rstore_server_data_read_bytes_total"));
-            assertTrue(value(fromServer, "rstore_server_call_allocateChunk_seconds_count") >= 1);
+            assertTrue(value(fromServer, "rstore_server_call_seconds_count{call=\"allocateChunk\"}") >= 1);
+            for (String scraped : List.of(fromMaster, fromServer)) {
+                parsesAsPrometheusText(scraped);
+            }
 
             // status as JSON: the master's version and uptime, each server's last heartbeat
             CommandLine cli = RStoreCli.commandLine();
@@ -118,6 +124,30 @@ class DaemonMetricsTest {
     }
 
     /** The value of an unlabelled sample. */
+    /**
+     * Checks the text with the Prometheus project's own parser (Python's prometheus_client,
+     * Debian's python3-prometheus-client, which .ci/run installs): every family has a type
+     * and help, and every sample parses. Skipped, saying so, where that parser is missing.
+     */
+    private void parsesAsPrometheusText(String text) throws Exception {
+        Path scraped = Files.writeString(dir.resolve("scraped.txt"), text);
+        String python = Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3"; // Debian's, with Debian's module
+        Process p = new ProcessBuilder(python, "-c", """
+                import sys
+                from prometheus_client.parser import text_string_to_metric_families
+                families = list(text_string_to_metric_families(open(sys.argv[1]).read()))
+                untyped = [f.name for f in families if f.type == 'unknown' or not f.documentation]
+                assert not untyped, untyped
+                print(len(families), sum(len(f.samples) for f in families))
+                """, scraped.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        org.junit.jupiter.api.Assumptions.assumeFalse(out.contains("No module named 'prometheus_client'"),
+                "no Prometheus text parser here (apt-get install python3-prometheus-client)");
+        assertEquals(0, p.exitValue(), "the Prometheus parser refused the endpoint's text: " + out + "\n" + text);
+        assertTrue(out.matches("\\d+ \\d+\\s*") && Integer.parseInt(out.split(" ")[0]) > 10, out);
+    }
+
     private static long value(String text, String name) {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(text);
         assertTrue(m.find(), "no sample " + name + " in\n" + text);
