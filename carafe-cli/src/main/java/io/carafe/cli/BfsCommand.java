@@ -51,6 +51,7 @@ final class BfsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        long start = System.nanoTime();
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
         Output.check(query.output, "-o");
@@ -72,16 +73,20 @@ final class BfsCommand implements Callable<Integer> {
         int exit = 0;
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
              Parallel parallel = new Parallel(online ? 1 : threads)) {
-            report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
+            report.put("algorithm", "bfs").put("method", method).put("graph", g.name()).put("vertices", g.graph().vertexCount())
+                    .put("edges", g.graph().edgeCount()).put("threads", online ? 1 : threads);
+            ObjectNode times = report.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds());
             int s = g.vertex(query.source, "--source");
-            report.put("method", method).put("threads", online ? 1 : threads);
+            report.set("source", ResolvedGraph.json(query.source));
             DirectionOptimizingBfs search = null;
             if (!online) {
                 long setupStart = System.nanoTime();
                 search = new DirectionOptimizingBfs(ResidentGraph.read(g.graph()), parallel); // reads the in-edges too
                 double setup = (System.nanoTime() - setupStart) / 1e9;
                 System.err.printf("read %s and its in-edges into this process in %.2f s%n", g.name(), setup);
-                report.put("setupSeconds", setup);
+                times.put("setup", setup);
+            } else {
+                times.put("setup", 0.0);
             }
             Bfs.Result r = null;
             double[] seconds = new double[query.trials];
@@ -105,7 +110,8 @@ final class BfsCommand implements Callable<Integer> {
             // levels 0 (the source) to maxDepth: the lines below, one per level
             out.printf("reached %,d of %,d vertices from %s in %s (depths 0-%d)%n", r.verticesReached(), depth.length, query.source,
                     Output.count(maxDepth + 1, "level"), maxDepth);
-            report.put("reached", r.verticesReached()).put("edgesExplored", r.edgesExplored()).put("seconds", r.seconds()).put("maxDepth", maxDepth);
+            times.put("compute", r.seconds());
+            report.put("reached", r.verticesReached()).put("edgesExplored", r.edgesExplored()).put("maxDepth", maxDepth);
             com.fasterxml.jackson.databind.node.ArrayNode levels = report.putArray("verticesPerLevel");
             for (int level = 0; level <= maxDepth; level++) {
                 out.printf("  level %d: %,d%n", level, perLevel[level]);
@@ -146,6 +152,8 @@ final class BfsCommand implements Callable<Integer> {
                 exit = ok ? 0 : 1;
             }
             out.flush();
+            times.put("total", (System.nanoTime() - start) / 1e9);
+            report.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
         }
         if (json) {
             JsonReport.print(report, spec.commandLine().getOut());

@@ -36,6 +36,7 @@ final class DijkstraCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        long start = System.nanoTime();
         boolean json = JsonReport.json(query.format); // checked before the graph is loaded
         Trials.check(query.trials);
         Output.check(query.output, "-o");
@@ -44,9 +45,16 @@ final class DijkstraCommand implements Callable<Integer> {
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
-            report.put("graph", g.name()).put("vertices", g.graph().vertexCount()).put("edges", g.graph().edgeCount());
+            report.put("algorithm", "dijkstra").put("method", "online").put("graph", g.name()).put("vertices", g.graph().vertexCount())
+                    .put("edges", g.graph().edgeCount());
+            times = report.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds()).put("setup", 0.0);
+            commandStart = start;
             int s = g.vertex(query.source, "--source");
             int t = query.target == null ? -1 : g.vertex(query.target, "--target");
+            report.set("source", ResolvedGraph.json(query.source));
+            if (query.target != null) {
+                report.set("target", ResolvedGraph.json(query.target));
+            }
             Dijkstra.Result r = null;
             double[] seconds = new double[query.trials];
             for (int trial = 0; trial < query.trials; trial++) {
@@ -55,7 +63,8 @@ final class DijkstraCommand implements Callable<Integer> {
             }
             System.err.printf("dijkstra: settled %,d vertices, explored %,d edges in %.3f s (%,.1f M edges/s)%n",
                     r.verticesSettled(), r.edgesExplored(), r.seconds(), r.edgesPerSecond() / 1e6);
-            report.put("settled", r.verticesSettled()).put("edgesExplored", r.edgesExplored()).put("seconds", r.seconds());
+            times.put("compute", r.seconds());
+            report.put("settled", r.verticesSettled()).put("edgesExplored", r.edgesExplored());
             if (t >= 0) {
                 double d = r.distance()[t];
                 if (Double.isInfinite(d)) {
@@ -114,7 +123,14 @@ final class DijkstraCommand implements Callable<Integer> {
         return finish(json, report, 0);
     }
 
+    private ObjectNode times; // the report's "seconds", completed by finish
+    private long commandStart;
+
     private int finish(boolean json, ObjectNode report, int exit) {
+        if (times != null) {
+            times.put("total", (System.nanoTime() - commandStart) / 1e9);
+        }
+        report.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
         if (json) {
             JsonReport.print(report, spec.commandLine().getOut());
         }

@@ -36,10 +36,13 @@ final class ImportCommand implements Callable<Integer> {
                 var report = io.rstore.cli.JsonReport.header(spec);
                 report.put("graph", resolved.name()).put("cacheFile", file.path().toString()).put("fromCache", r.fromCache)
                         .put("directed", file.header().directed()).put("weighted", file.header().weighted())
-                        .put("vertices", file.header().vertexCount()).put("edges", file.header().edgeCount())
-                        .put("bytes", r.bytes).put("lines", r.lines).put("comments", r.comments).put("blankLines", r.blankLines)
-                        .put("skippedLines", r.skippedLines).put("edgeLines", r.edgeLines).put("selfLoops", r.selfLoops).put("duplicates", r.duplicates)
-                        .put("parseSeconds", r.parseSeconds).put("buildSeconds", r.buildSeconds);
+                        .put("vertices", file.header().vertexCount()).put("edges", file.header().edgeCount());
+                if (!r.fromCache) { // what parsing found; a graph taken from the cache was not parsed, so these would be zeros that mean nothing
+                    report.put("bytes", r.bytes).put("lines", r.lines).put("comments", r.comments).put("blankLines", r.blankLines)
+                            .put("skippedLines", r.skippedLines).put("edgeLines", r.edgeLines).put("selfLoops", r.selfLoops)
+                            .put("duplicates", r.duplicates).put("parseSeconds", r.parseSeconds).put("buildSeconds", r.buildSeconds)
+                            .put("vertexNames", r.vertexNames);
+                }
                 if (r.headerNodes >= 0) {
                     report.put("headerNodes", r.headerNodes).put("headerEdges", r.headerEdges).put("matchesHeader", r.matchesHeader());
                 }

@@ -149,6 +149,44 @@ class CarafeCliTest {
         assertTrue(notANumber.err().contains("--source alice is not a vertex id of graph"), notANumber.err());
     }
 
+    /**
+     * Every command's --format json against the schema in docs/carafe-json.schema.json: one
+     * shape for a run whichever way it ran (engine, threads, online API), one for an estimate.
+     */
+    @Test
+    void shouldPrintJsonThatTheDocumentedSchemaAccepts() throws IOException {
+        Path schemaFile = Path.of("..", "docs", "carafe-json.schema.json");
+        com.networknt.schema.JsonSchema schema = com.networknt.schema.JsonSchemaFactory
+                .getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
+                .getSchema(Files.readString(schemaFile));
+        String g = graph().toString();
+        List<String[]> commands = List.of(
+                new String[] {"pagerank", "-g", g}, new String[] {"pagerank", "-g", g, "--algorithm", "pull"},
+                new String[] {"wcc", "-g", g}, new String[] {"wcc", "-g", g, "--algorithm", "pregel"},
+                new String[] {"sssp", "-g", g, "--weight-column", "3", "-r", "1"},
+                new String[] {"sssp", "-g", g, "--weight-column", "3", "-r", "1", "--algorithm", "pregel"},
+                new String[] {"bfs", "-g", g, "-r", "1"}, new String[] {"bfs", "-g", g, "-r", "1", "--algorithm", "online"},
+                new String[] {"dijkstra", "-g", g, "--weight-column", "3", "-r", "1", "-t", "6"},
+                new String[] {"cdlp", "-g", g}, new String[] {"lcc", "-g", g}, new String[] {"tc", "-g", g}, new String[] {"scc", "-g", g},
+                new String[] {"pagerank", "-g", g, "--estimate"}, new String[] {"stats", "-g", g}, new String[] {"import", "-g", g},
+                new String[] {"datasets", "list"});
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (String[] command : commands) {
+            List<String> args = new ArrayList<>(List.of(command));
+            args.addAll(List.of("--format", "json"));
+            Run r = run(args.toArray(String[]::new));
+            assertEquals(0, r.exit(), String.join(" ", command) + ": " + r.err());
+            com.fasterxml.jackson.databind.JsonNode report = mapper.readTree(r.out());
+            var problems = schema.validate(report);
+            assertTrue(problems.isEmpty(), String.join(" ", command) + ": " + problems + "\n" + r.out());
+            if (report.has("seconds")) { // the schema has teeth: what bfs and dijkstra printed before is refused
+                com.fasterxml.jackson.databind.node.ObjectNode old = report.deepCopy();
+                old.put("seconds", 0.01).remove("peakMemoryBytes");
+                assertEquals(2, schema.validate(old).size(), String.join(" ", command) + ": " + schema.validate(old));
+            }
+        }
+    }
+
     /** A CSV with a header line, columns picked by name: the answers of its headerless twin; without --header, a clear error. */
     @Test
     void shouldAnswerOnACsvWithAHeaderAsOnItsTwin() throws IOException {
@@ -337,7 +375,7 @@ class CarafeCliTest {
         } else {
             assertEquals(2, report.get("threads").asInt());
             assertTrue(report.get("directions").asText().matches("[TB]+"), report.toString());
-            assertTrue(report.get("setupSeconds").asDouble() > 0, report.toString());
+            assertTrue(report.get("seconds").get("setup").asDouble() > 0, report.toString());
         }
         Run unknown = run("bfs", "-g", graph().toString(), "-r", "1", "--algorithm", "sideways");
         assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());

@@ -67,10 +67,14 @@ final class DoctorCommand implements Callable<Integer> {
                 }
             }
         }
-        if (json) {
+        if (json) { // keys a program can name (rdmaDevices, lockedMemory, server0, ...), the facts as lists and numbers where there are some
             com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
+            com.fasterxml.jackson.databind.node.ArrayNode deviceList = report.putArray("rdmaDevices");
+            devices.forEach(deviceList::add);
+            report.put("libdisni", library == null ? null : library.toString()).put("libdisniVersion", version < 0 ? null : version);
+            report.put("rdmaUsable", rdma == null);
             com.fasterxml.jackson.databind.node.ObjectNode found = report.putObject("findings");
-            findings.forEach(found::put);
+            findings.forEach((what, finding) -> found.put(key(what), finding));
             JsonReport.print(report, out);
         } else {
             findings.forEach((what, finding) -> out.printf("%-16s %s%n", what + ":", finding));
@@ -93,6 +97,20 @@ final class DoctorCommand implements Callable<Integer> {
         return dir + " on " + type + ", " + free(dir) + " free; " + (io.rstore.server.ShmChunkFiles.dax(dir)
                 ? "DAX: chunks mapped with MAP_SYNC, so persist has no page cache to write back"
                 : "not DAX (MAP_SYNC refused): persist is an msync to the disk");
+    }
+
+    /** "RDMA devices" as a JSON key: rdmaDevices; "server 3": server3. */
+    static String key(String label) {
+        StringBuilder key = new StringBuilder();
+        boolean upper = false;
+        for (String word : label.split(" ")) {
+            if (key.isEmpty()) {
+                key.append(word.equals(word.toUpperCase(java.util.Locale.ROOT)) ? word.toLowerCase(java.util.Locale.ROOT) : word);
+            } else if (!word.isEmpty()) {
+                key.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+            }
+        }
+        return key.toString();
     }
 
     private void line(String what, String finding) {

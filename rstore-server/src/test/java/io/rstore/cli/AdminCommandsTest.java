@@ -90,7 +90,9 @@ class AdminCommandsTest {
             assertEquals("rstore ns list", list.get("command").asText());
             assertEquals(3L << 20, list.get("namespaces").get(0).get("allocatedBytes").asLong());
             var doctor = json.readTree(run("doctor", "--format", "json").out());
-            assertTrue(doctor.get("findings").has("RDMA devices") && doctor.get("findings").has("auto picks"), doctor.toString());
+            assertTrue(doctor.get("findings").has("rdmaDevices") && doctor.get("findings").has("autoPicks"), doctor.toString());
+            assertTrue(doctor.get("rdmaDevices").isArray() && doctor.get("rdmaUsable").isBoolean(), doctor.toString());
+            doctor.get("findings").fieldNames().forEachRemaining(key -> assertTrue(key.matches("[a-z][A-Za-z0-9]*"), "a JSON key with spaces: " + key));
             Run wrong = run("status", "-c", uri, "--format", "yaml");
             assertEquals(CommandLine.ExitCode.USAGE, wrong.exit());
             assertTrue(wrong.err().contains("--format must be table or json"), wrong.err());
