@@ -51,6 +51,11 @@ final class GraphOptions {
                     + " (default: ${DEFAULT-VALUE})")
     String ids;
 
+    @Option(names = "--input-format", paramLabel = "auto|edgelist|matrix-market", defaultValue = "auto",
+            description = "what the file is; auto: a Matrix Market banner, else an edge list by its name (.txt, .tsv, .csv, .e, .el, .edges,"
+                    + " .edgelist, .mtx, optionally .gz, or none; others are refused) (default: ${DEFAULT-VALUE})")
+    String inputFormat;
+
     @Option(names = "--vertices", paramLabel = "FILE", description = "a file listing vertex ids in its first column (isolated vertices too)")
     Path vertices;
 
@@ -75,7 +80,7 @@ final class GraphOptions {
         String mode = weightsMode(weighted);
         ImportOptions.Columns picked = columns == null ? null : ImportOptions.Columns.parse(columns);
         return new ImportOptions(undirected, weightColumn, mode, seed, weightMap, duplicates.equals("keep"),
-                selfLoops.equals("drop"), skipBadLines, vertices, header, picked, ids);
+                selfLoops.equals("drop"), skipBadLines, vertices, header, picked, ids, inputFormat);
     }
 
     private String weightsMode(boolean weighted) {
@@ -105,6 +110,9 @@ final class GraphOptions {
         }
         if (!"auto".equals(ids)) {
             args.addAll(List.of("--ids", ids));
+        }
+        if (!"auto".equals(inputFormat)) {
+            args.addAll(List.of("--input-format", inputFormat));
         }
         if (columns != null) {
             args.addAll(List.of("--columns", columns));

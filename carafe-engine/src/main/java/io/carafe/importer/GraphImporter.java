@@ -23,6 +23,19 @@ public final class GraphImporter {
     private GraphImporter() {
     }
 
+    /** The names of text edge lists: SNAP's, LDBC's, TSV and CSV. */
+    static final java.util.List<String> EDGE_LIST_SUFFIXES = java.util.List.of(".txt", ".tsv", ".csv", ".e", ".el", ".edges", ".edgelist");
+
+    /** Whether the file's name says it is a text edge list (or says nothing: no suffix). */
+    static boolean knownSuffix(Path source) {
+        String name = source.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        if (name.endsWith(".gz")) {
+            name = name.substring(0, name.length() - 3);
+        }
+        int dot = name.lastIndexOf('.');
+        return dot <= 0 || EDGE_LIST_SUFFIXES.contains(name.substring(dot));
+    }
+
     /** The cache file for a source and options: the source's name plus a hash of its path and the options. */
     public static Path cacheFile(Path source, ImportOptions options, Path cacheDir) {
         Path absolute = source.toAbsolutePath().normalize();
@@ -42,12 +55,16 @@ public final class GraphImporter {
         }
         long bytes = attributes.size();
         long modified = attributes.lastModifiedTime().toMillis();
-        MatrixMarket matrixMarket = MatrixMarket.of(source);
+        MatrixMarket matrixMarket = options.format().equals("edgelist") ? null : MatrixMarket.of(source);
         if (matrixMarket != null) {
             options = matrixMarket.adjust(source, options);
-        } else if (MatrixMarket.named(source)) {
-            throw new GraphImportException(source, "is named as a Matrix Market file, but its first line is not a %%MatrixMarket banner"
-                    + " ('%%MatrixMarket matrix coordinate FIELD SYMMETRY'); rename it if it is an edge list", null);
+        } else if (options.format().equals("matrix-market") || options.format().equals("auto") && MatrixMarket.named(source)) {
+            throw new GraphImportException(source, "is " + (options.format().equals("auto") ? "named as " : "said to be ") + "a Matrix Market"
+                    + " file, but its first line is not a %%MatrixMarket banner ('%%MatrixMarket matrix coordinate FIELD SYMMETRY');"
+                    + " if it is an edge list, pass --input-format edgelist", null);
+        } else if (options.format().equals("auto") && !knownSuffix(source)) {
+            throw new GraphImportException(source, "has a name Carafe does not know for an edge list (it reads " + String.join(", ", EDGE_LIST_SUFFIXES)
+                    + " and .mtx, each optionally .gz, or no suffix): pass --input-format edgelist if it is a text edge list", null);
         }
         Path cache = cacheFile(source, options, cacheDir);
         GraphFile cached = Files.exists(cache) ? GraphFile.open(cache) : null;

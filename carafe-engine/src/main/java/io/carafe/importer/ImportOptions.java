@@ -20,18 +20,19 @@ import java.util.Locale;
  */
 public record ImportOptions(boolean undirected, int weightColumn, String weights, long seed, String weightMap,
                             boolean keepDuplicates, boolean dropSelfLoops, boolean skipBadLines, Path verticesFile,
-                            boolean header, Columns columns, String ids) {
+                            boolean header, Columns columns, String ids, String format) {
 
     /** The options of an edge list without a header line, its columns by number. */
     public ImportOptions(boolean undirected, int weightColumn, String weights, long seed, String weightMap,
                          boolean keepDuplicates, boolean dropSelfLoops, boolean skipBadLines, Path verticesFile) {
-        this(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, false, null, null);
+        this(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, false, null, null, null);
     }
 
     /** The options of an edge list whose kind of ids is found from its first line. */
     public ImportOptions(boolean undirected, int weightColumn, String weights, long seed, String weightMap,
                          boolean keepDuplicates, boolean dropSelfLoops, boolean skipBadLines, Path verticesFile, boolean header, Columns columns) {
-        this(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, null);
+        this(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, null,
+                null);
     }
 
     /**
@@ -67,6 +68,10 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
 
     public ImportOptions {
         ids = ids == null ? "auto" : ids.toLowerCase(Locale.ROOT);
+        format = format == null ? "auto" : format.toLowerCase(Locale.ROOT);
+        if (!format.equals("auto") && !format.equals("edgelist") && !format.equals("matrix-market")) {
+            throw new IllegalArgumentException("--input-format must be auto, edgelist or matrix-market, was '" + format + "'");
+        }
         if (!ids.equals("auto") && !ids.equals("integer") && !ids.equals("string")) {
             throw new IllegalArgumentException("--ids must be auto, integer or string, was '" + ids + "'");
         }
@@ -129,21 +134,21 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
     }
 
     public ImportOptions withUndirected(boolean v) {
-        return new ImportOptions(v, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids);
+        return new ImportOptions(v, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids, format);
     }
 
     public ImportOptions withWeightColumn(int column) {
-        return new ImportOptions(undirected, column, column > 0 ? "file" : null, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids);
+        return new ImportOptions(undirected, column, column > 0 ? "file" : null, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids, format);
     }
 
     public ImportOptions withRandomWeights(long randomSeed) {
         return new ImportOptions(undirected, 0, "random", randomSeed, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header,
-                endpointsOnly(), ids);
+                endpointsOnly(), ids, format);
     }
 
     /** The same options without weights: the topology these options weigh. */
     public ImportOptions withoutWeights() {
-        return new ImportOptions(undirected, 0, "unit", 0, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, endpointsOnly(), ids);
+        return new ImportOptions(undirected, 0, "unit", 0, "none", keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, endpointsOnly(), ids, format);
     }
 
     /** The columns without their weight. */
@@ -152,35 +157,41 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
     }
 
     public ImportOptions withWeightMap(String map) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, map, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids);
+        return new ImportOptions(undirected, weightColumn, weights, seed, map, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids, format);
     }
 
     public ImportOptions withKeepDuplicates(boolean v) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, v, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, v, dropSelfLoops, skipBadLines, verticesFile, header, columns, ids, format);
     }
 
     public ImportOptions withDropSelfLoops(boolean v) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, v, skipBadLines, verticesFile, header, columns, ids);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, v, skipBadLines, verticesFile, header, columns, ids, format);
     }
 
     public ImportOptions withSkipBadLines(boolean v) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, v, verticesFile, header, columns, ids);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, v, verticesFile, header, columns, ids, format);
     }
 
     public ImportOptions withVerticesFile(Path file) {
-        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, file, header, columns, ids);
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, file, header, columns, ids, format);
     }
 
     /** With a header line (the first line that is not a comment) and, when given, the columns to read. */
     public ImportOptions withColumns(boolean headerLine, Columns which) {
         return new ImportOptions(undirected, which != null && which.weight() != null ? 0 : weightColumn, null, seed, weightMap, keepDuplicates,
-                dropSelfLoops, skipBadLines, verticesFile, headerLine, which, ids);
+                dropSelfLoops, skipBadLines, verticesFile, headerLine, which, ids, format);
     }
 
     /** Vertex ids as {@code integer}s, {@code string} names, or {@code auto}: names when the first edge line's ids are not whole numbers. */
     public ImportOptions withIds(String kind) {
         return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header,
-                columns, kind);
+                columns, kind, format);
+    }
+
+    /** What the file is: {@code auto} (by its first line and its name), {@code edgelist} or {@code matrix-market}. */
+    public ImportOptions withFormat(String kind) {
+        return new ImportOptions(undirected, weightColumn, weights, seed, weightMap, keepDuplicates, dropSelfLoops, skipBadLines, verticesFile, header,
+                columns, ids, kind);
     }
 
     /** Whether the graph gets a weights array (unit weights are implied, not stored). */
@@ -196,7 +207,7 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
                 weights.equals("random") ? Long.toString(seed) : "", weightMap, Boolean.toString(keepDuplicates),
                 dropSelfLoops ? "true|drop-keeps-vertices" : "false",
                 Boolean.toString(skipBadLines), vertices) + (header || columns != null ? "|header=" + header + "|columns=" + columns : "")
-                + (ids.equals("auto") ? "" : "|ids=" + ids);
+                + (ids.equals("auto") ? "" : "|ids=" + ids) + (format.equals("auto") ? "" : "|format=" + format);
         long h = 0xcbf29ce484222325L; // FNV-1a, 64 bit
         for (int i = 0; i < key.length(); i++) {
             h = (h ^ key.charAt(i)) * 0x100000001b3L;

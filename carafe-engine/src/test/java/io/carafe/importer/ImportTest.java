@@ -269,8 +269,15 @@ class ImportTest {
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
             out.write("5 6\n6 5\n".getBytes(StandardCharsets.UTF_8));
         }
-        try (GraphFile g = load(file, ImportOptions.defaults()).file()) {
-            assertEquals(List.of("5: 6", "6: 5"), adjacency(g));
+        GraphImportException unknown = assertThrows(GraphImportException.class, () -> load(file, ImportOptions.defaults()));
+        assertTrue(unknown.getMessage().contains("g.data: has a name Carafe does not know for an edge list")
+                && unknown.getMessage().contains("pass --input-format edgelist"), unknown.getMessage());
+        try (GraphFile g = load(file, ImportOptions.defaults().withFormat("edgelist")).file()) {
+            assertEquals(List.of("5: 6", "6: 5"), adjacency(g), "named, it is read: gzip by its magic bytes, whatever its name");
+        }
+        Path plain = write("edges", "5 6\n");
+        try (GraphFile g = load(plain, ImportOptions.defaults()).file()) {
+            assertEquals(2, g.header().vertexCount(), "a file without a suffix is an edge list");
         }
     }
 
