@@ -92,7 +92,7 @@ ensure_built() {
 # PageRank's compute inlined into the superstep loop: the JIT compiles it on its own first and then
 # finds it too big to inline ("already compiled into a big method"), which costs PageRank's vertex
 # pass 40%. Only PageRank's: a program whose supersteps take different paths (WCC by hooking) is
-# slower inlined, the whole loop deoptimised at each new path (docs/benchmarks.md). quiet: no
+# slower inlined, the whole loop deoptimised at each new path (docs/measure/notebook.md). quiet: no
 # "CompileCommand:" line on stdout.
 module_jvm_options() {
     local module=$1 jar=$2
@@ -108,7 +108,7 @@ module_jvm_options() {
 # Prints the path of the carafe command's AOT cache (JDK 25: classes loaded and linked, and
 # method profiles, kept from a training run) when it matches the build, making it first if it
 # does not: a run of the quick start's job, once per build. Commands then start and warm up
-# sooner (docs/benchmarks.md). Prints nothing, and the command runs as without it, when
+# sooner (docs/measure/notebook.md). Prints nothing, and the command runs as without it, when
 # CARAFE_AOT=off, in a checkout built elsewhere, or if the training run failed (its log says why).
 carafe_aot_cache() {
     local jar=$1 target="$CARAFE_ROOT/carafe-cli/target" jdk

@@ -6,7 +6,7 @@
 //
 // Prints, quiet and under each flood, the p50 and p99 of a legitimate client's master calls
 // (reserve + release) on a persistent connection and of a new client's connect + first call, and the master's CPU
-// with 4,000 idle authenticated connections. benchmarks.md ("Admission") quotes a run.
+// with 4,000 idle authenticated connections. notebook.md ("Admission") quotes a run.
 import io.rstore.Namespace;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;

@@ -6,7 +6,7 @@
 //
 //   java docs/measure/VertexPassStores.java seq|classes|random [threads]
 //
-// Prints every eighth of 40 passes per thread. benchmarks.md ("The engine's PageRank against
+// Prints every eighth of 40 passes per thread. notebook.md ("The engine's PageRank against
 // its floor") quotes 2 threads: ~8.1 ns a vertex for seq and classes, ~14.5 for random.
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

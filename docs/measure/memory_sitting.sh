@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Engine commands at LiveJournal scale beside gapbs's tc, interleaved, each command's time
-# and peak RSS from /usr/bin/time -v (docs/benchmarks.md: "Triangles, LCC and CDLP on the
+# and peak RSS from /usr/bin/time -v (docs/measure/notebook.md: "Triangles, LCC and CDLP on the
 # engine by reading neighbourhoods", "Local memory that holds what it maps").
 #   docs/measure/memory_sitting.sh GAPBS_DIR [ROUNDS] [COMMANDS]
 # COMMANDS, in the order run each round (default: "gapbs-tc tc lcc cdlp pagerank"): gapbs-tc,

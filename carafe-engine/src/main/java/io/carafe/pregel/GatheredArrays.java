@@ -6,7 +6,7 @@ package io.carafe.pregel;
  * Every worker reads every partition's broadcast and writes the same bits into them, so
  * one copy serves all: the combine loop's random loads then share one array in the
  * machine's cache instead of one per worker (PageRank on livejournal-synthetic, 2
- * workers: a 19 MB array, against a 32 MiB L3; docs/benchmarks.md). A worker reads them
+ * workers: a 19 MB array, against a 32 MiB L3; docs/measure/notebook.md). A worker reads them
  * only after it has written them itself in the same superstep, and no worker writes them
  * for the next superstep before every worker has finished this one (the barrier), so a
  * reader sees its own bits or the same bits from another worker.

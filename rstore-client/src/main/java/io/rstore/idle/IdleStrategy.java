@@ -37,7 +37,7 @@ public final class IdleStrategy {
      * away, and where there is no core to spare (2 here, with two workers and a
      * coordinator), 10,000 spins take the CPU from the very threads being waited for: on
      * wiki-Vote the engine's supersteps took 4.0–5.4 ms with {@link #backoff()}, 1.3–3.1 ms
-     * with this (docs/benchmarks.md).
+     * with this (docs/measure/notebook.md).
      */
     public static IdleStrategy barrier() {
         return new IdleStrategy(200, 10, 1_000, 1_000_000);
