@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  *  segment:   | even container                | odd container                 |
  *  container: | slots (long) | senders (long) | first (long) | 40 pad | values | sent bits |
  *  values:    8 bytes per slot, a double or a long; a slot whose sent bit is clear holds whatever it held before
- *  sent bits: one per slot, (slots + 63) / 64 longs; read only when 0 < senders < slots (all set when senders = slots)
+ *  sent bits: one per slot, (slots + 63) / 64 longs; read only when {@code 0 < senders < slots} (all set when {@code senders = slots})
  *  senders:   0 when the partition sent nothing, or pushed this superstep's messages
  *             instead (hybrid): then receivers read the header alone
  *  first:     the value its first sender sent, when the program sends one value each
