@@ -155,10 +155,7 @@ class CarafeCliTest {
      */
     @Test
     void shouldPrintJsonThatTheDocumentedSchemaAccepts() throws IOException {
-        Path schemaFile = Path.of("..", "docs", "carafe-json.schema.json");
-        com.networknt.schema.JsonSchema schema = com.networknt.schema.JsonSchemaFactory
-                .getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
-                .getSchema(Files.readString(schemaFile));
+        com.networknt.schema.JsonSchema schema = jsonSchema();
         String g = graph().toString();
         List<String[]> commands = List.of(
                 new String[] {"pagerank", "-g", g}, new String[] {"pagerank", "-g", g, "--algorithm", "pull"},
@@ -169,7 +166,7 @@ class CarafeCliTest {
                 new String[] {"dijkstra", "-g", g, "--weight-column", "3", "-r", "1", "-t", "6"},
                 new String[] {"cdlp", "-g", g}, new String[] {"lcc", "-g", g}, new String[] {"tc", "-g", g}, new String[] {"scc", "-g", g},
                 new String[] {"pagerank", "-g", g, "--estimate"}, new String[] {"stats", "-g", g}, new String[] {"import", "-g", g},
-                new String[] {"datasets", "list"});
+                new String[] {"datasets", "list"}, new String[] {"bench", "--kernels", "pr,bfs", "-g", g, "-r", "1", "-n", "1"});
         com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         for (String[] command : commands) {
             List<String> args = new ArrayList<>(List.of(command));
@@ -185,6 +182,12 @@ class CarafeCliTest {
                 assertEquals(2, schema.validate(old).size(), String.join(" ", command) + ": " + schema.validate(old));
             }
         }
+    }
+
+    /** docs/carafe-json.schema.json, which every command's --format json must satisfy. */
+    static com.networknt.schema.JsonSchema jsonSchema() throws IOException {
+        return com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
+                .getSchema(Files.readString(Path.of("..", "docs", "carafe-json.schema.json")));
     }
 
     /** A CSV with a header line, columns picked by name: the answers of its headerless twin; without --header, a clear error. */
@@ -625,6 +628,7 @@ class CarafeCliTest {
             assertTrue(list.out().matches("(?s).*wiki-Vote\\s+complete\\s+7,115\\s+\\d{3},\\d{3}\\s+undirected.*1 graph in .*"), list.out());
             Run json = run("graphs", "list", "--cluster", uri, "--format", "json");
             com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+            assertTrue(jsonSchema().validate(report).isEmpty(), jsonSchema().validate(report) + "\n" + json.out());
             assertEquals("carafe graphs list", report.get("command").asText());
             com.fasterxml.jackson.databind.JsonNode graphs = report.get("graphs");
             assertEquals(1, graphs.size());

@@ -126,6 +126,14 @@ class UserProgramTest {
         }
         assertEquals(want, got);
         assertNotEquals(expected(edges, 3), got, "the --param reached the program: 3 rounds give other labels");
+        if (!processes) { // carafe run's JSON has the shape of every run (docs/carafe-json.schema.json)
+            StringWriter json = new StringWriter();
+            assertEquals(0, carafe(json, "run", "--program", jar() + ":MaxLabel", "-g", graph.toString(), "--format", "json"), json.toString());
+            String text = json.toString();
+            var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(text.substring(text.indexOf('{')));
+            var problems = CarafeCliTest.jsonSchema().validate(report);
+            assertTrue(problems.isEmpty(), problems + "\n" + text);
+        }
     }
 
     /** --estimate on a user's program: each process's parts and the total, and no job run (no -o written). */
