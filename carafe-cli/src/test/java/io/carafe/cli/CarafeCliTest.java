@@ -150,7 +150,7 @@ class CarafeCliTest {
     }
 
     /**
-     * Every command's --format json against the schema in docs/carafe-json.schema.json: one
+     * Every command's --format json against the schema in docs/json.schema.json: one
      * shape for a run whichever way it ran (engine, threads, online API), one for an estimate.
      */
     @Test
@@ -184,10 +184,10 @@ class CarafeCliTest {
         }
     }
 
-    /** docs/carafe-json.schema.json, which every command's --format json must satisfy. */
+    /** docs/json.schema.json, which every command's --format json must satisfy. */
     static com.networknt.schema.JsonSchema jsonSchema() throws IOException {
         return com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
-                .getSchema(Files.readString(Path.of("..", "docs", "carafe-json.schema.json")));
+                .getSchema(Files.readString(Path.of("..", "docs", "json.schema.json")));
     }
 
     /** A CSV with a header line, columns picked by name: the answers of its headerless twin; without --header, a clear error. */

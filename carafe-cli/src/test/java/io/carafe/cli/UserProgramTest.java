@@ -126,7 +126,7 @@ class UserProgramTest {
         }
         assertEquals(want, got);
         assertNotEquals(expected(edges, 3), got, "the --param reached the program: 3 rounds give other labels");
-        if (!processes) { // carafe run's JSON has the shape of every run (docs/carafe-json.schema.json)
+        if (!processes) { // carafe run's JSON has the shape of every run (docs/json.schema.json)
             StringWriter json = new StringWriter();
             assertEquals(0, carafe(json, "run", "--program", jar() + ":MaxLabel", "-g", graph.toString(), "--format", "json"), json.toString());
             String text = json.toString();

@@ -93,6 +93,11 @@ class AdminCommandsTest {
             assertTrue(doctor.get("findings").has("rdmaDevices") && doctor.get("findings").has("autoPicks"), doctor.toString());
             assertTrue(doctor.get("rdmaDevices").isArray() && doctor.get("rdmaUsable").isBoolean(), doctor.toString());
             doctor.get("findings").fieldNames().forEachRemaining(key -> assertTrue(key.matches("[a-z][A-Za-z0-9]*"), "a JSON key with spaces: " + key));
+            var schema = com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
+                    .getSchema(java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "json.schema.json")));
+            for (var report : java.util.List.of(status, usage, list, doctor)) { // docs/json.schema.json: one header for every command
+                assertTrue(schema.validate(report).isEmpty(), schema.validate(report) + "\n" + report);
+            }
             Run wrong = run("status", "-c", uri, "--format", "yaml");
             assertEquals(CommandLine.ExitCode.USAGE, wrong.exit());
             assertTrue(wrong.err().contains("--format must be table or json"), wrong.err());
