@@ -167,8 +167,10 @@ final class BenchCommand implements Callable<Integer> {
     /** The result as JSON, or as {@code table} prints it. */
     private void print(ObjectNode result, java.util.function.BiConsumer<JsonNode, PrintWriter> table) {
         PrintWriter out = spec.commandLine().getOut();
-        if (format.equals("json")) {
-            JsonReport.print(result, out);
+        if (format.equals("json")) { // the header every command's JSON starts with (docs/json.schema.json), then the figures
+            ObjectNode report = JsonReport.header(spec);
+            report.setAll(result);
+            JsonReport.print(report, out);
         } else {
             table.accept(result, out);
         }

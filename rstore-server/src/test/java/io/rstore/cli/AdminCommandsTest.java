@@ -95,7 +95,8 @@ class AdminCommandsTest {
             doctor.get("findings").fieldNames().forEachRemaining(key -> assertTrue(key.matches("[a-z][A-Za-z0-9]*"), "a JSON key with spaces: " + key));
             var schema = com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
                     .getSchema(java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "json.schema.json")));
-            for (var report : java.util.List.of(status, usage, list, doctor)) { // docs/json.schema.json: one header for every command
+            var info = json.readTree(run("ns", "info", "graphs", "-c", uri, "--format", "json").out());
+            for (var report : java.util.List.of(status, usage, list, info, doctor)) { // docs/json.schema.json: one header for every command
                 assertTrue(schema.validate(report).isEmpty(), schema.validate(report) + "\n" + report);
             }
             Run wrong = run("status", "-c", uri, "--format", "yaml");

@@ -31,6 +31,9 @@ class BenchCommandTest {
         Run run = run("bench", "--format", "json", "-n", "2000", "-r", "3", "--control-max", "4MiB", "--bandwidth-max", "2MiB", "--in-flight", "1,4");
         assertEquals(0, run.exit(), run.err());
         JsonNode json = new ObjectMapper().readTree(run.out());
+        var schema = com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
+                .getSchema(java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "json.schema.json")));
+        assertTrue(schema.validate(json).isEmpty(), "docs/json.schema.json: " + schema.validate(json));
         assertEquals("inproc", json.at("/setup/transport").asText());
         assertTrue(json.at("/setup/hugePages").isBoolean(), "the bench says how memory was obtained");
         assertEquals(2, json.get("controlPath").size(), "1 MiB and 4 MiB (the max)");
