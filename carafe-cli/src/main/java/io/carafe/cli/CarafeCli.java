@@ -19,7 +19,7 @@ import java.io.UncheckedIOException;
         description = "Carafe: graph processing on RStore.",
         subcommands = {PageRankCommand.class, SsspCommand.class, WccCommand.class, CdlpCommand.class, LccCommand.class,
                 TrianglesCommand.class, SccCommand.class, RunCommand.class, DijkstraCommand.class, BfsCommand.class,
-                ImportCommand.class, StatsCommand.class, DatasetsCommand.class, GraphsCommand.class, BenchCommand.class, ScatterFloorCommand.class, WorkerCommand.class, ResumeCommand.class, CommandLine.HelpCommand.class})
+                ImportCommand.class, StatsCommand.class, DatasetsCommand.class, GraphsCommand.class, BenchCommand.class, WorkerCommand.class, ResumeCommand.class, CommandLine.HelpCommand.class})
 public final class CarafeCli implements Runnable {
     /**
      * Exit codes: 1 a failed --verify, 2 usage (picocli's), 3 a cluster or engine failure, 4 bad or missing input, 5 an I/O error,

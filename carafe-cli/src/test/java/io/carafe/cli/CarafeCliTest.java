@@ -32,7 +32,7 @@ class CarafeCliTest {
         String[] withCache = new String[args.length + 2];
         System.arraycopy(args, 0, withCache, 0, args.length);
         int exit;
-        if (List.of("datasets", "graphs", "help", "scatter-floor").contains(args[0]) || List.of(args).contains("--help")) {
+        if (List.of("datasets", "graphs", "help").contains(args[0]) || List.of(args).contains("--help")) {
             exit = cli.execute(args);
         } else {
             withCache[args.length] = "--cache-dir";
@@ -430,14 +430,6 @@ class CarafeCliTest {
         assertTrue(r.out().contains("vertices   5"), r.out());
         assertTrue(r.out().contains("edges      10"), r.out());
         assertTrue(r.out().contains("carafe/hand/edges"), r.out());
-    }
-
-    @Test
-    void shouldMeasureTheScatterFloor() {
-        Run r = run("scatter-floor", "-n", "1000", "-m", "100000", "--repeat", "2");
-        assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().matches("(?s)run 1: direct [0-9.]+ ns/message, blocked [0-9.]+ ns/message .*run 2: .*"), r.out());
-        assertEquals(CommandLine.ExitCode.USAGE, run("scatter-floor", "-m", "0").exit());
     }
 
     @Test
