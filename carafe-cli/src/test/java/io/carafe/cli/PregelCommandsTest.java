@@ -98,7 +98,9 @@ class PregelCommandsTest {
      */
     /**
      * Whether process {@code pid} is worker process {@code index} of a job: its command line
-     * as /proc has it (ProcessHandle.Info leaves the arguments out of some long command lines).
+     * as /proc has it. ProcessHandle.Info's arguments are optional, and on this machine they
+     * came back empty (for the workers, and for a plain 'sleep 5 x'), so the tests that
+     * looked workers up that way stopped finding them.
      */
     private static boolean isWorker(long pid, String index) {
         try {
@@ -470,10 +472,11 @@ class PregelCommandsTest {
         ProcessHandle worker = null;
         long waitUntil = System.nanoTime() + 60_000_000_000L;
         while (worker == null && System.nanoTime() < waitUntil && !job.isDone()) {
-            worker = ProcessHandle.current().descendants()
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("worker") && List.of(a).contains("1")).orElse(false))
-                    .findFirst().orElse(null);
+            worker = ProcessHandle.current().descendants().filter(p -> isWorker(p.pid(), "1")).findFirst().orElse(null);
             Thread.sleep(100);
+        }
+        if (worker == null) { // not left running a million iterations beside the next tests
+            ProcessHandle.current().descendants().filter(h -> isWorker(h.pid(), "0")).forEach(ProcessHandle::destroyForcibly);
         }
         assertTrue(worker != null, "worker process 1 started");
         Thread.sleep(3000); // into the supersteps
@@ -532,9 +535,7 @@ class PregelCommandsTest {
             Thread.sleep(5);
         }
         Thread.sleep(new java.util.SplittableRandom(seed).nextInt(200)); // somewhere after it
-        ProcessHandle worker = ProcessHandle.current().descendants()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains("worker") && List.of(a).contains("1")).orElse(false))
-                .findFirst().orElse(null);
+        ProcessHandle worker = ProcessHandle.current().descendants().filter(p -> isWorker(p.pid(), "1")).findFirst().orElse(null);
         assertFalse(job.isDone(), "the job ended before a worker could be killed: " + (job.isDone() ? job.get().err() : ""));
         assertTrue(worker != null && worker.destroyForcibly(), "SIGKILL sent to worker 1");
         Run r = job.get(120, java.util.concurrent.TimeUnit.SECONDS);
