@@ -31,14 +31,16 @@ import java.util.stream.Stream;
  */
 final class Checkpoints {
     private static final long MAGIC = 0x31544e5043_474552L; // "REGCPNT1"
-    /** The coordinator's file since supersteps record their dense partitions; files with {@link #MAGIC} are read as before. */
+    /** The coordinator's file (its messaging and each superstep's dense partitions); one written with {@link #MAGIC}, before them, is refused. */
     private static final long COORDINATOR_MAGIC = 0x32544e5043_474552L; // "REGCPNT2"
     private static final String STEP = "step-";
     private static final String PARTIAL = ".partial";
     private static final String COORDINATOR = "coordinator";
 
-    /** What the coordinator keeps of a checkpoint: superstep C's inputs and the history before it. */
-    /** {@code messaging}: how the job's messages travelled, which its workers' parts hold; null in a file from before it was recorded. */
+    /**
+     * What the coordinator keeps of a checkpoint: superstep C's inputs and the history before
+     * it; {@code messaging}: how the job's messages travelled, which its workers' parts hold.
+     */
     record CoordinatorState(long superstep, long active, long messages, long[] aggregates, long[] globals, List<PregelJob.Superstep> history,
                             Messaging messaging) {
     }
@@ -211,10 +213,14 @@ final class Checkpoints {
         Path file = step(directory, superstep, true).resolve(COORDINATOR);
         try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
             long magic = in.readLong();
-            if (magic != COORDINATOR_MAGIC && magic != MAGIC || in.readLong() != superstep) {
+            if (magic == MAGIC) {
+                throw new PregelException(file + " was written by a pre-release Carafe (it records no messaging); run the job again from"
+                        + " the start", null);
+            }
+            if (magic != COORDINATOR_MAGIC || in.readLong() != superstep) {
                 throw new PregelException(file + " is not the coordinator's part of checkpoint " + superstep, null);
             }
-            Messaging messaging = magic == COORDINATOR_MAGIC ? Messaging.valueOf(in.readUTF()) : null;
+            Messaging messaging = Messaging.valueOf(in.readUTF());
             long active = in.readLong();
             long messages = in.readLong();
             long[] aggregates = readLongs(in);
@@ -233,7 +239,7 @@ final class Checkpoints {
                 long activeThen = in.readLong();
                 long sent = in.readLong();
                 long bytes = in.readLong();
-                int dense = magic == COORDINATOR_MAGIC ? in.readInt() : 0;
+                int dense = in.readInt();
                 double[] values = new double[in.readInt()];
                 for (int a = 0; a < values.length; a++) {
                     values[a] = in.readDouble();

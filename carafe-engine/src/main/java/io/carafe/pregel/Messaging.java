@@ -52,16 +52,6 @@ public enum Messaging {
         return program.sends().broadcasts() && (doubles || longs && program.sends() != VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT);
     }
 
-    /**
-     * What AUTO chose before HYBRID existed (gather for one double along out-edges, else
-     * push): how a job resumed from a checkpoint that does not record its messaging ran.
-     */
-    static Messaging autoBeforeHybrid(VertexProgram program) {
-        VertexProgram.Sends sends = program.sends();
-        boolean outOnce = sends == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE || sends == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_DENSE;
-        return outOnce && program.combiner() instanceof DoubleCombiner && program.messageLayout().isSingle(RecordLayout.Type.DOUBLE) ? GATHER : PUSH;
-    }
-
     /** The mode a job runs in, or an error naming why the program cannot run in the one asked for. */
     Messaging resolve(VertexProgram program) {
         boolean broadcasts = canBroadcast(program);

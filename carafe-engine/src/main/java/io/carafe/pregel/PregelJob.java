@@ -351,8 +351,7 @@ public final class PregelJob {
                                   Checkpoints.CoordinatorState restored, long[] failedIn) {
         long setupStart = System.nanoTime();
         check(program);
-        Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(program)
-                : restored.messaging() != null ? restored.messaging() : Messaging.autoBeforeHybrid(program);
+        Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(program) : restored.messaging();
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
