@@ -7,7 +7,6 @@ import io.carafe.importer.GraphFile;
 import io.carafe.importer.VertexNames;
 
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 
 /**
  * A command's graph as a file: the dataset or path resolved, imported into the graph cache
@@ -55,23 +54,13 @@ record ResolvedGraph(String name, GraphFile file, double importSeconds, VertexNa
         return vertex(originalId, option);
     }
 
-    /** The internal id of an original id: the vertex records are in original id order. */
+    /** The internal id of an original id given for {@code option}. */
     int vertex(long originalId, String option) {
-        MemorySegment records = file.vertices();
-        int lo = 0;
-        int hi = (int) header().vertexCount() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            long found = VertexLayout.originalId(records, mid);
-            if (found < originalId) {
-                lo = mid + 1;
-            } else if (found > originalId) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
+        int id = file.vertexId(originalId);
+        if (id < 0) {
+            throw new IllegalArgumentException(option + " " + originalId + " is not a vertex of graph '" + name + "'");
         }
-        throw new IllegalArgumentException(option + " " + originalId + " is not a vertex of graph '" + name + "'");
+        return id;
     }
 
     long originalId(int vertex) {

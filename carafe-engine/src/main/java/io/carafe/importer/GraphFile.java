@@ -1,6 +1,7 @@
 package io.carafe.importer;
 
 import io.carafe.graph.GraphHeader;
+import io.carafe.graph.VertexLayout;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -87,6 +88,25 @@ public final class GraphFile implements AutoCloseable {
     /** Null when the graph has no weights (every edge weighs 1). */
     public MemorySegment weights() {
         return section(GraphHeader.Section.WEIGHTS);
+    }
+
+    /** The internal id of {@code originalId}, or -1: the vertex records are in original id order. */
+    public int vertexId(long originalId) {
+        MemorySegment records = vertices();
+        int lo = 0;
+        int hi = (int) header.vertexCount() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long found = VertexLayout.originalId(records, mid);
+            if (found < originalId) {
+                lo = mid + 1;
+            } else if (found > originalId) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
     }
 
     @Override

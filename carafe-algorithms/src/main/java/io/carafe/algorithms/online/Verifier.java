@@ -64,22 +64,4 @@ public final class Verifier {
         }
         return depth;
     }
-
-    /** Internal id of an original id in a graph file, or -1. */
-    public static int vertexId(GraphFile g, long original) {
-        int lo = 0;
-        int hi = (int) g.header().vertexCount() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            long found = VertexLayout.originalId(g.vertices(), mid);
-            if (found < original) {
-                lo = mid + 1;
-            } else if (found > original) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -1;
-    }
 }

@@ -72,7 +72,7 @@ class PregelTest extends GraphTestBase {
             try (GraphFile g = load(name, base.resolve("example-" + kind + ".e"), options)) {
                 int n = (int) g.header().vertexCount();
                 long source = kind.equals("directed") ? 1 : 2;
-                int sourceId = Verifier.vertexId(g, source);
+                int sourceId = g.vertexId(source);
                 double[] pr = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.GATHER));
                 double[] prPushed = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.PUSH));
                 double[] prHybrid = doubles(run(name, new PageRank(0.85, 2, 0, false), workers, Messaging.HYBRID));
