@@ -1,8 +1,7 @@
 package io.carafe.pregel;
 
-import io.carafe.graph.GraphPartition;
+import io.carafe.graph.EdgeListReader;
 import io.carafe.graph.InEdgeLists;
-import io.rstore.Batch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,22 +17,15 @@ import java.util.function.IntPredicate;
  * along the senders' edges through the mailboxes). Receivers combine both.
  */
 final class HybridChannel extends GatherChannel {
-    /** Sparse supersteps read the senders' edge lists; lists at most this many edges apart are read as one (16 KiB). */
-    private static final long MERGE_GAP_EDGES = 4096;
-    /** They read whole blocks of this many edges, and remember which they have read. */
-    private static final long EDGE_BLOCK = 4096;
-
     private final CombiningMailboxes mailboxes;
     private final boolean plusWeight; // sparse sends add the edge's weight
     private final boolean alsoIn;     // sparse sends go along in-edges too (sending to all neighbours of a directed graph)
     private final long[] sentLocal;   // local vertices that sent this superstep
     private final RecordView outgoing;
-    // for sparse supersteps: where each local vertex's out-edges start in the partition's, the senders in order, their reads
+    // for sparse supersteps: where each local vertex's out-edges start in the partition's, the senders in order, their lists
     private long[] edgeStart;
     private int[] senders;
-    private final Batch edgeReads = new Batch();
-    /** Which blocks of EDGE_BLOCK edges are in the local mapping already: the graph does not change during a job, so each is read once. */
-    private long[] edgeBlocksRead;
+    private EdgeListReader edgeLists;
 
     HybridChannel(WorkerJob worker, IntPredicate accepting) {
         super(worker, accepting, false); // dense supersteps skip most in-edges by the senders' bits: sorted lists gain nothing
@@ -50,13 +42,12 @@ final class HybridChannel extends GatherChannel {
     public void setUp() {
         super.setUp();
         int size = worker.size();
-        worker.graph().partition();
         edgeStart = new long[size + 1];
         for (int u = 0; u < size; u++) {
             edgeStart[u + 1] = edgeStart[u] + gather.outDegree(u);
         }
         senders = new int[size];
-        edgeBlocksRead = new long[(int) ((edgeStart[size] / EDGE_BLOCK + 64) >>> 6)];
+        edgeLists = new EdgeListReader(worker.graph().rstore(), worker.header().graph(), worker.from(), edgeStart, plusWeight);
         mailboxes.allocate();
     }
 
@@ -98,9 +89,7 @@ final class HybridChannel extends GatherChannel {
     /**
      * A sparse superstep: what each sender recorded in the broadcast goes along its
      * out-edges (and in-edges, sending to all neighbours) through the mailboxes instead.
-     * Only the senders' edge lists are read, all in flight at once, lists at most
-     * {@link #MERGE_GAP_EDGES} apart as one read, and none that an earlier sparse superstep
-     * of the job read.
+     * Only the senders' edge lists are read ({@link EdgeListReader}), a window at a time.
      */
     private void pushSent() {
         int count = 0;
@@ -110,67 +99,26 @@ final class HybridChannel extends GatherChannel {
             }
             sentLocal[w] = 0;
         }
-        GraphPartition part = worker.graph().partition();
-        long runStart = 0;
-        long runEnd = -1;
-        for (int i = 0; i < count; i++) {
-            long start = edgeStart[senders[i]];
-            long end = edgeStart[senders[i] + 1];
-            if (runEnd >= 0 && start - runEnd <= MERGE_GAP_EDGES) {
-                runEnd = end;
-                continue;
-            }
-            readEdges(part, runStart, runEnd);
-            runStart = start;
-            runEnd = end;
-        }
-        readEdges(part, runStart, runEnd);
-        edgeReads.join();
         MemorySegment record = outgoing.memory();
         long recordAt = outgoing.base();
         InEdgeLists in = alsoIn ? worker.graph().inEdges("sendToAllNeighbours()") : null;
-        for (int i = 0; i < count; i++) {
-            int u = senders[i];
-            long bits = gather.sentValue(superstep, u);
-            record.set(ValueLayout.JAVA_LONG_UNALIGNED, recordAt, bits);
-            for (long e = edgeStart[u], end = edgeStart[u + 1]; e < end; e++) {
-                if (plusWeight) {
-                    record.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, recordAt, Double.longBitsToDouble(bits) + part.weight(e));
+        for (int first = 0; first < count; ) {
+            int end = edgeLists.read(senders, first, count);
+            for (int i = first; i < end; i++) {
+                int u = senders[i];
+                long bits = gather.sentValue(superstep, u);
+                record.set(ValueLayout.JAVA_LONG_UNALIGNED, recordAt, bits);
+                for (long e = edgeStart[u], last = edgeStart[u + 1]; e < last; e++) {
+                    if (plusWeight) {
+                        record.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, recordAt, Double.longBitsToDouble(bits) + edgeLists.weight(e));
+                    }
+                    mailboxes.deliver(superstep, edgeLists.target(e), record, recordAt);
                 }
-                mailboxes.deliver(superstep, part.target(e), record, recordAt);
-            }
-            for (int e = in != null ? in.first(u) : 0, end = in != null ? e + in.degree(u) : 0; e < end; e++) {
-                mailboxes.deliver(superstep, in.source(e), record, recordAt);
-            }
-        }
-    }
-
-    /**
-     * Adds to the batch the reads of the blocks holding the partition's edges
-     * {@code [start, end)} (and their weights when sends add them) that are not yet in the
-     * local mapping: consecutive unread blocks as one read.
-     */
-    private void readEdges(GraphPartition part, long start, long end) {
-        if (end <= start) {
-            return;
-        }
-        long unreadFrom = -1;
-        for (long b = start / EDGE_BLOCK, last = (end - 1) / EDGE_BLOCK; b <= last + 1; b++) {
-            boolean unread = b <= last && (edgeBlocksRead[(int) (b >>> 6)] & 1L << b) == 0;
-            if (unread) {
-                edgeBlocksRead[(int) (b >>> 6)] |= 1L << b;
-                if (unreadFrom < 0) {
-                    unreadFrom = b;
+                for (int e = in != null ? in.first(u) : 0, last = in != null ? e + in.degree(u) : 0; e < last; e++) {
+                    mailboxes.deliver(superstep, in.source(e), record, recordAt);
                 }
-            } else if (unreadFrom >= 0) {
-                long first = unreadFrom * EDGE_BLOCK;
-                long count = Math.min(b * EDGE_BLOCK, edgeStart[edgeStart.length - 1]) - first;
-                part.readTargets(edgeReads, first, count);
-                if (plusWeight) {
-                    part.readWeights(edgeReads, first, count);
-                }
-                unreadFrom = -1;
             }
+            first = end;
         }
     }
 
@@ -194,7 +142,7 @@ final class HybridChannel extends GatherChannel {
 
     @Override
     public void close() {
-        try {
+        try (EdgeListReader lists = edgeLists) {
             mailboxes.close();
         } finally {
             super.close();

@@ -1,0 +1,151 @@
+package io.carafe.graph;
+
+import io.rstore.Batch;
+import io.rstore.MapFlags;
+import io.rstore.Mapping;
+import io.rstore.RAddress;
+import io.rstore.RStore;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Reads the out-edge lists of a few chosen vertices of a partition, a window of the edge
+ * array at a time: a worker whose vertices send along their edges now and then (a sparse
+ * superstep) reads what its senders need and no more, into local memory of one window,
+ * instead of mapping all of its partition's edges (with their weights, 405 MB a worker on
+ * livejournal-synthetic) for a superstep that reads a few of them.
+ *
+ * <p>{@link #read} maps the window that holds the next lists (targets, and weights when
+ * asked for), reads just those lists, all in flight, and returns how many vertices it
+ * covered; {@link #target} and {@link #weight} then give their edges, by the edge's index
+ * in the partition. A window is at most {@link #WINDOW_EDGES} edges (unless one list is
+ * longer), so its mappings come from the client's local arenas and are reused, never
+ * faulted in again. Allocates nothing per vertex or edge.
+ */
+public final class EdgeListReader implements AutoCloseable {
+    /**
+     * Edges a window spans: 4 MiB of targets and 8 MiB of weights, blocks of the client's
+     * local arenas, faulted in when first used; a window of 4M edges took 0.1 s to fault
+     * in the first time (SSSP on livejournal-synthetic, docs/measure/notebook.md).
+     */
+    static final long WINDOW_EDGES = 1L << 20;
+    /** Lists at most this many edges apart are read as one (1 KiB of targets): fewer operations for a few bytes more. */
+    private static final long MERGE_GAP_EDGES = 256;
+
+    private final RAddress targets;
+    private final RAddress weights; // null: no weights asked for, or an unweighted graph (weight 1)
+    private final long firstEdge;   // the partition's first edge in the graph's edge array
+    private final long[] edgeStart; // local vertex u's edges are the partition's [edgeStart[u], edgeStart[u + 1])
+    private final long windowEdges;
+    private final Batch batch = new Batch();
+    private Mapping targetWindow;
+    private Mapping weightWindow;
+    private MemorySegment targetBytes;
+    private MemorySegment weightBytes;
+    private long windowStart;
+
+    /**
+     * For the partition of graph {@code graph} that starts at vertex {@code from}, whose local
+     * vertex u has the partition's edges {@code [edgeStart[u], edgeStart[u + 1])};
+     * {@code withWeights}: read the weights too (on a weighted graph).
+     */
+    public EdgeListReader(RStore rstore, String graph, int from, long[] edgeStart, boolean withWeights) {
+        this(rstore, graph, from, edgeStart, withWeights, WINDOW_EDGES);
+    }
+
+    /** With windows of {@code windowEdges}: tests see many windows on a small graph. */
+    EdgeListReader(RStore rstore, String graph, int from, long[] edgeStart, boolean withWeights, long windowEdges) {
+        GraphHeader header = CarafeGraph.readHeader(rstore, graph);
+        this.targets = rstore.joinNamespace(CarafeGraph.namespace(graph, GraphHeader.Section.EDGES.part())).raddress(header.edgesAt());
+        this.weights = withWeights && header.weighted()
+                ? rstore.joinNamespace(CarafeGraph.namespace(graph, GraphHeader.Section.WEIGHTS.part())).raddress(header.weightsAt())
+                : null;
+        long[] record = new long[(int) (VertexLayout.BYTES / Long.BYTES)];
+        CarafeGraph.copySection(rstore, graph, header, GraphHeader.Section.VERTICES, from, VertexLayout.BYTES, MemorySegment.ofArray(record),
+                CarafeGraph.PIECE_BYTES);
+        this.firstEdge = VertexLayout.firstEdge(MemorySegment.ofArray(record), 0);
+        this.edgeStart = edgeStart;
+        this.windowEdges = windowEdges;
+    }
+
+    /**
+     * Reads the lists of {@code vertices[first]}, {@code vertices[first + 1]}, … (local
+     * vertices, ascending), as many as one window holds, at least one; returns the index
+     * past the last one read. Their edges stay readable until the next call.
+     */
+    public int read(int[] vertices, int first, int count) {
+        closeWindow();
+        long start = edgeStart[vertices[first]];
+        long limit = Math.max(start + windowEdges, edgeStart[vertices[first] + 1]);
+        int end = first;
+        while (end < count && edgeStart[vertices[end] + 1] <= limit) {
+            end++;
+        }
+        long length = edgeStart[vertices[end - 1] + 1] - start;
+        windowStart = start;
+        if (length == 0) {
+            return end; // vertices without out-edges: nothing to read
+        }
+        targetWindow = targets.map((firstEdge + start) * EdgeLayout.TARGET_BYTES, length * EdgeLayout.TARGET_BYTES, MapFlags.READ_ONLY);
+        targetBytes = targetWindow.segment();
+        if (weights != null) {
+            weightWindow = weights.map((firstEdge + start) * EdgeLayout.WEIGHT_BYTES, length * EdgeLayout.WEIGHT_BYTES, MapFlags.READ_ONLY);
+            weightBytes = weightWindow.segment();
+        }
+        long runStart = -1;
+        long runEnd = -1;
+        for (int i = first; i < end; i++) {
+            long from = edgeStart[vertices[i]] - start;
+            long to = edgeStart[vertices[i] + 1] - start;
+            if (from == to) {
+                continue;
+            }
+            if (runEnd >= 0 && from - runEnd <= MERGE_GAP_EDGES) {
+                runEnd = to;
+                continue;
+            }
+            readRun(runStart, runEnd);
+            runStart = from;
+            runEnd = to;
+        }
+        readRun(runStart, runEnd);
+        batch.join();
+        return end;
+    }
+
+    private void readRun(long from, long to) {
+        if (to <= from) {
+            return;
+        }
+        batch.read(targetWindow, from * EdgeLayout.TARGET_BYTES, (to - from) * EdgeLayout.TARGET_BYTES);
+        if (weightWindow != null) {
+            batch.read(weightWindow, from * EdgeLayout.WEIGHT_BYTES, (to - from) * EdgeLayout.WEIGHT_BYTES);
+        }
+    }
+
+    /** The target of the partition's edge {@code e}, of a list the last {@link #read} read. */
+    public int target(long e) {
+        return EdgeLayout.target(targetBytes, e - windowStart);
+    }
+
+    /** The weight of the partition's edge {@code e}, as {@link #target}: 1 without weights. */
+    public double weight(long e) {
+        return weightWindow == null ? 1 : EdgeLayout.weight(weightBytes, e - windowStart);
+    }
+
+    private void closeWindow() {
+        if (targetWindow != null) {
+            targetWindow.close();
+            targetWindow = null;
+        }
+        if (weightWindow != null) {
+            weightWindow.close();
+            weightWindow = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeWindow();
+    }
+}
