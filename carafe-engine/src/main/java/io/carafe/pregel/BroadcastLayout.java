@@ -18,7 +18,8 @@ import java.lang.foreign.ValueLayout;
  *  senders:   0 when the partition sent nothing, or pushed this superstep's messages
  *             instead (hybrid): then receivers read the header alone
  *  first:     the value its first sender sent, when the program sends one value each
- *             superstep (receivers check that every partition sent the same one); else 0
+ *             superstep (receivers check that every partition sent the same one); else 0.
+ *             Such a partition writes out and receivers read the header and sent bits alone
  * </pre>
  * Slots are the partition's vertices with out-edges, heaviest first (see {@link Gather}).
  */

@@ -48,6 +48,7 @@ final class Gather implements AutoCloseable {
     /** The program sends one value each superstep (sendsOneValueEachSuperstep): a vertex's first sending in-neighbour tells it all. */
     private final boolean oneValue;
     private long firstSent; // this superstep's value, once a vertex sent it
+    private long agreedBits; // the value every sender of the superstep gathered sent, read from the headers (oneValue)
     /** In-edges of the local vertices, as the gathered-array slots of their sources, and their weights when sends add them (else null). */
     private final int[] inStart;
     private final int[] inSource;
@@ -57,7 +58,8 @@ final class Gather implements AutoCloseable {
 
     /**
      * Every partition's values of the previous superstep, by slot (doubles or longs as the
-     * combiner is), and their sent bits: shared by the job's workers in this process.
+     * combiner is), and their sent bits: shared by the job's workers in this process. No
+     * values when the program sends one value each superstep: the headers carry it.
      */
     private final double[] gatheredDoubles;
     private final long[] gatheredLongs;
@@ -104,8 +106,8 @@ final class Gather implements AutoCloseable {
             }
         }
         int total = base[partitions];
-        this.gatheredDoubles = doubles != null ? arrays.doubles(total) : null;
-        this.gatheredLongs = longs != null ? arrays.longs(total) : null;
+        this.gatheredDoubles = doubles != null && !oneValue ? arrays.doubles(total) : null; // one value needs no array of them
+        this.gatheredLongs = longs != null && !oneValue ? arrays.longs(total) : null;
         this.sent = arrays.sentBits(total >>> 6);
         this.published = new boolean[partitions];
         this.inbox = new Mapping[partitions];
@@ -372,8 +374,13 @@ final class Gather implements AutoCloseable {
         int parity = (int) ((superstep + 1) & 1);
         MemorySegment out = outContainer[parity];
         long n = slots[index];
-        if (dense) {
-            BroadcastLayout.setHeader(out, n, sending, oneValue && sending > 0 ? firstSent : 0);
+        if (dense && oneValue) { // receivers need who sent, not what: every sender sent the header's first value
+            BroadcastLayout.setHeader(out, n, sending, sending > 0 ? firstSent : 0);
+            batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.HEADER);
+            batch.write(outbox, BroadcastLayout.container(n, superstep + 1) + BroadcastLayout.sentBits(n), 8 * BroadcastLayout.words(n));
+            dirty[parity] = true;
+        } else if (dense) {
+            BroadcastLayout.setHeader(out, n, sending, 0);
             batch.write(outbox, BroadcastLayout.container(n, superstep + 1), BroadcastLayout.containerBytes(n));
             dirty[parity] = true;
         } else {
@@ -443,7 +450,9 @@ final class Gather implements AutoCloseable {
             }
             anySent |= count > 0;
             everySlotSent &= count == n;
-            if (count > 0 && j != index) {
+            if (count > 0 && j != index && oneValue) {
+                batch.read(inbox[j], BroadcastLayout.container(n, superstep) + BroadcastLayout.sentBits(n), 8 * BroadcastLayout.words(n));
+            } else if (count > 0 && j != index) {
                 batch.read(inbox[j], BroadcastLayout.container(n, superstep) + BroadcastLayout.HEADER, BroadcastLayout.containerBytes(n) - BroadcastLayout.HEADER);
             }
         }
@@ -451,6 +460,7 @@ final class Gather implements AutoCloseable {
             return;
         }
         batch.join();
+        agreedBits = agreed;
         for (int j = 0; j < partitions; j++) {
             MemorySegment c = inContainer[parity][j];
             long n = slots[j];
@@ -458,7 +468,9 @@ final class Gather implements AutoCloseable {
                 Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, 0);
                 continue;
             }
-            if (doubles != null) {
+            if (oneValue) {
+                // no values: every sender sent agreedBits
+            } else if (doubles != null) {
                 MemorySegment.copy(c, ValueLayout.JAVA_DOUBLE_UNALIGNED, BroadcastLayout.values(), gatheredDoubles, base[j], (int) n);
             } else {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.values(), gatheredLongs, base[j], (int) n);
@@ -469,7 +481,7 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
-        if (everySlotSent && accepting == null && inWeight == null) {
+        if (everySlotSent && accepting == null && inWeight == null && !oneValue) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
             if (doubles != null) {
                 combineAll(combined);
@@ -539,7 +551,7 @@ final class Gather implements AutoCloseable {
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
-                    double value = gatheredDoubles[s];
+                    double value = oneValue ? Double.longBitsToDouble(agreedBits) : gatheredDoubles[s];
                     if (inWeight != null) { // sends that add the edge's weight: SSSP's relaxation
                         value += inWeight[e];
                     }
@@ -568,7 +580,7 @@ final class Gather implements AutoCloseable {
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
-                    acc = c.combine(acc, gatheredLongs[s]);
+                    acc = c.combine(acc, oneValue ? agreedBits : gatheredLongs[s]);
                     any = true;
                     if (oneValue) {
                         break; // every sender sent this value
