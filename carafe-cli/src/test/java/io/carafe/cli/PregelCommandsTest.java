@@ -328,7 +328,7 @@ class PregelCommandsTest {
         Run r = run(true, "sssp", "--hops", "--algorithm", "pregel", "-g", shared.resolve("snap/wiki-Vote.txt").toString(), "-r", "3",
                 "--workers", "2", "--worker-processes", "--verify", "--format", "json");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.err().contains("messaging: hybrid (a partition gathers (dense) when its senders send along more than 1/20 of its edges"), r.err());
+        assertTrue(r.err().contains("messaging: hybrid (a partition gathers (dense) when its senders send along more than 1/100 of its edges"), r.err());
         assertTrue(r.err().contains("messages gathered,"), r.err());
         assertTrue(r.err().contains("messages pushed,"), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());

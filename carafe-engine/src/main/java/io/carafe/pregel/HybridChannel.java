@@ -13,7 +13,7 @@ import java.util.function.IntPredicate;
 /**
  * {@link Messaging#HYBRID}: senders record their values as {@link GatherChannel} does; after
  * compute the superstep goes dense (published for every partition to gather) when they
- * send along more than a twentieth of the partition's out-edges, sparse otherwise (pushed
+ * send along more than a hundredth of the partition's out-edges ({@link Messaging#DENSE_FRACTION}), sparse otherwise (pushed
  * along the senders' edges through the mailboxes). Receivers combine both.
  */
 final class HybridChannel extends GatherChannel {

@@ -118,7 +118,7 @@ public final class MemoryEstimate {
         if (!silent && messaging != Messaging.GATHER) {
             long localPages = (long) p * p * 2 * MailboxLayout.PAGE_BYTES; // an outgoing and an incoming page per partition pair
             if (program.combiner() != null) {
-                // at most one message per target from each worker, and a hybrid job pushes only while its senders reach a twentieth of the edges
+                // at most one message per target from each worker, and a hybrid job pushes only while its senders reach 1/DENSE_FRACTION of the edges
                 long messages = Math.min((long) p * v, messaging == Messaging.HYBRID ? e / Messaging.DENSE_FRACTION : e);
                 store.add(new Part("mailboxes: pages of both parities", 2 * messages * stride));
                 workers.add(new Part("mailboxes: combining slots and buckets, local pages",
