@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The directory of a Pregel job, at the init address of the job's namespace: everything a
- * worker needs to join, so workers share nothing but RStore. The coordinator writes the
+ * worker needs to join, so a worker needs nothing but RStore to take part. The coordinator writes the
  * header and partitioning; each worker writes its own row of the mailbox grid (where its
  * outbox page lists are and how many pages they hold room for, {@link MailboxLayout}) during
  * the setup round, and rewrites a cell whenever a list had to grow.

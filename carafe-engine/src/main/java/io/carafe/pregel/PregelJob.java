@@ -28,7 +28,8 @@ import java.util.function.Function;
  * Runs a vertex program over a graph in RStore: the coordinator side of the BSP engine.
  * It partitions the graph, lays out the job in its own namespace (directory, values,
  * barrier region; the workers add the mailbox grid), starts one worker per partition —
- * threads with their own RStore clients, sharing nothing but RStore — and drives the
+ * threads with their own RStore clients that coordinate only through RStore (they share
+ * the read caches of {@code GatheredArrays}), or processes — and drives the
  * supersteps through the global barrier until the master step or quiescence stops them.
  */
 public final class PregelJob {
