@@ -12,8 +12,8 @@ import java.lang.foreign.MemorySegment;
  * Reads the out-edge lists of a few chosen vertices of a partition, a window of the edge
  * array at a time: a worker whose vertices send along their edges now and then (a sparse
  * superstep) reads what its senders need and no more, into local memory of one window,
- * instead of mapping all of its partition's edges (with their weights, 405 MB a worker on
- * livejournal-synthetic) for a superstep that reads a few of them.
+ * instead of mapping all of its partition's edges and weights for a superstep that reads
+ * a few of them (faulting that memory in was most of a job's setup).
  *
  * <p>{@link #read} maps the window that holds the next lists (targets, and weights when
  * asked for), reads just those lists, all in flight, and returns how many vertices it
@@ -25,8 +25,8 @@ import java.lang.foreign.MemorySegment;
 public final class EdgeListReader implements AutoCloseable {
     /**
      * Edges a window spans: 4 MiB of targets and 8 MiB of weights, blocks of the client's
-     * local arenas, faulted in when first used; a window of 4M edges took 0.1 s to fault
-     * in the first time (SSSP on livejournal-synthetic, docs/measure/notebook.md).
+     * local arenas, faulted in when first used; larger windows cost more to fault in than
+     * their fewer mappings save (docs/measure/notebook.md).
      */
     static final long WINDOW_EDGES = 1L << 20;
     /** Lists at most this many edges apart are read as one (1 KiB of targets): fewer operations for a few bytes more. */

@@ -36,10 +36,9 @@ public enum Messaging {
     /**
      * Hybrid: a partition whose senders send along more than 1/DENSE_FRACTION of its
      * out-edges publishes them (dense); fewer are pushed (sparse). Ligra's threshold is
-     * |E|/20, but here a pushed message costs about a hundred times what a gathered in-edge
-     * does (its edge read, combining, pages: ~400 ns against ~5 ns), so the balance lies
-     * near |E|/100: BFS and SSSP on livejournal-synthetic computed 27% and 17% faster
-     * than with 20 (docs/measure/notebook.md, "Sparse supersteps that read their senders'
+     * |E|/20, but here a pushed message (its edge read, combining, pages) costs about a
+     * hundred times a gathered in-edge, so the balance lies near |E|/100, as BFS and SSSP
+     * measured (docs/measure/notebook.md, "Sparse supersteps that read their senders'
      * lists, and the dense threshold").
      */
     public static final int DENSE_FRACTION = 100;
