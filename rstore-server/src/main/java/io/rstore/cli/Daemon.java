@@ -139,7 +139,7 @@ final class Daemon {
     static io.rstore.net.NetLimits limits(RStoreConfig config) {
         return new io.rstore.net.NetLimits(config.count(RStoreConfig.Key.MAX_CONNECTIONS), config.count(RStoreConfig.Key.MAX_PENDING_HANDSHAKES),
                 config.count(RStoreConfig.Key.MAX_PENDING_PER_SOURCE), config.millis(RStoreConfig.Key.HANDSHAKE_TIMEOUT),
-                config.millis(RStoreConfig.Key.FRAME_TIMEOUT));
+                config.millis(RStoreConfig.Key.FRAME_TIMEOUT), config.bytes(RStoreConfig.Key.RDMA_MESSAGE_MEMORY));
     }
 
     /** The configured RDMA device, or null; when auto finds none, the log says why. An emulated device's listeners require {@code secret}. */

@@ -58,7 +58,7 @@ final class MasterCommand implements Callable<Integer> {
             return 0;
         }
         Daemon.logConfig(WHO, config, List.of(Key.MASTER_BIND, Key.MASTER_PORT, Key.CHUNK_SIZE, Key.HEARTBEAT, Key.RDMA_DEVICE, Key.MASTER_RDMA_PORT,
-                Key.TIMEOUT, Key.SECRET_FILE, Key.INSECURE, Key.REMOTE_SERVERS, Key.MASTER_PERSISTENCE_DIR, Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT, Key.METRICS_PORT, Key.LOG_LEVEL, Key.LOG_FILE), secret);
+                Key.TIMEOUT, Key.SECRET_FILE, Key.INSECURE, Key.REMOTE_SERVERS, Key.MASTER_PERSISTENCE_DIR, Key.MAX_CONNECTIONS, Key.HANDSHAKE_TIMEOUT, Key.FRAME_TIMEOUT, Key.RDMA_MESSAGE_MEMORY, Key.METRICS_PORT, Key.LOG_LEVEL, Key.LOG_FILE), secret);
         InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.MASTER_PORT));
         RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         Path persistence = config.get(Key.MASTER_PERSISTENCE_DIR).isEmpty() ? null : Path.of(config.get(Key.MASTER_PERSISTENCE_DIR));

@@ -49,6 +49,8 @@ public final class RStoreConfig {
                 "of those, from one source address; when full, that source's longest-waiting is closed"),
         HANDSHAKE_TIMEOUT("rstore.net.handshake-timeout", "5s", "bound on a new connection's answer to the challenge"),
         FRAME_TIMEOUT("rstore.net.frame-timeout", "30s", "bound on the rest of a frame once it has begun, and on a client taking an answer"),
+        RDMA_MESSAGE_MEMORY("rstore.rdma.message-memory", "1GiB",
+                "the master's RDMA listener: message buffers for all authenticated queue pairs together, 4 MiB each (bytes); when in use, OVERLOADED"),
         METRICS_PORT("rstore.metrics.port", "", "port of a daemon's Prometheus metrics endpoint, http://HOST:PORT/metrics (empty: none; 0: any free port); JMX is always on"),
         LOG_LEVEL("rstore.log.level", "info", "what a daemon logs: trace, debug, info, warn or error"),
         LOG_FILE("rstore.log.file", "", "file a daemon logs to (empty: stdout)");
@@ -166,7 +168,7 @@ public final class RStoreConfig {
     private void check(Key key) {
         switch (key) {
             case MASTER_PORT, SERVER_PORT, MASTER_RDMA_PORT, SERVER_RDMA_PORT -> port(key);
-            case SERVER_CAPACITY, CHUNK_SIZE -> bytes(key);
+            case SERVER_CAPACITY, CHUNK_SIZE, RDMA_MESSAGE_MEMORY -> bytes(key);
             case TIMEOUT, HEARTBEAT, HANDSHAKE_TIMEOUT, FRAME_TIMEOUT -> millis(key);
             case INSECURE, REMOTE_SERVERS -> bool(key);
             case METRICS_PORT -> {

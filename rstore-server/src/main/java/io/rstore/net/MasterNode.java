@@ -6,6 +6,7 @@ import io.rstore.master.Master;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.protocol.wire.MasterService;
 import io.rstore.protocol.wire.RemoteChunkService;
+import io.rstore.transport.rdma.MessageBudget;
 import io.rstore.transport.rdma.RdmaControl;
 import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.tcp.TcpCallConnection;
@@ -60,8 +61,9 @@ public final class MasterNode implements AutoCloseable {
             throw e;
         }
         this.rdma = rdma;
+        MessageBudget messageBudget = new MessageBudget(limits.rdmaMessageBytes());
         this.rdmaListener = rdma == null ? null : rdma.listen(new InetSocketAddress(bind.getAddress(), rdmaPort),
-                () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required));
+                () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required, messageBudget));
         this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
             while (!closed) {
                 for (ServerInfo dead : master.checkServers()) { // a warning: stopped on purpose or not, its chunks cannot be reached now

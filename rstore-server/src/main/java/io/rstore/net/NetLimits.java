@@ -1,6 +1,7 @@
 package io.rstore.net;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import io.rstore.transport.rdma.MessageBudget;
 
 import java.lang.management.ManagementFactory;
 
@@ -15,9 +16,11 @@ import java.lang.management.ManagementFactory;
  * @param handshakeTimeoutMs a new connection's bound for answering the challenge
  * @param frameTimeoutMs   a frame that has begun must be whole within this bound, and a client
  *                         must take an answer's bytes within it; else the connection is closed
+ * @param rdmaMessageBytes the master's RDMA listener: message buffers of all its authenticated
+ *                         queue pairs together ({@link io.rstore.transport.rdma.MessageBudget})
  */
 public record NetLimits(int maxConnections, int maxPendingHandshakes, int maxPendingPerSource, long handshakeTimeoutMs,
-                        long frameTimeoutMs) {
+                        long frameTimeoutMs, long rdmaMessageBytes) {
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
     public static final int DEFAULT_MAX_PENDING_HANDSHAKES = 1024;
     public static final int DEFAULT_MAX_PENDING_PER_SOURCE = 256;
@@ -27,15 +30,17 @@ public record NetLimits(int maxConnections, int maxPendingHandshakes, int maxPen
     static final int DESCRIPTORS_KEPT = 256;
 
     public NetLimits {
-        if (maxConnections < 1 || maxPendingHandshakes < 1 || maxPendingPerSource < 1 || handshakeTimeoutMs < 1 || frameTimeoutMs < 1) {
+        if (maxConnections < 1 || maxPendingHandshakes < 1 || maxPendingPerSource < 1 || handshakeTimeoutMs < 1 || frameTimeoutMs < 1
+                || rdmaMessageBytes < 0) {
             throw new IllegalArgumentException("limits must be positive: " + maxConnections + " connections, " + maxPendingHandshakes
                     + " pending handshakes, " + maxPendingPerSource + " per source, " + handshakeTimeoutMs + " ms handshake, "
-                    + frameTimeoutMs + " ms frame");
+                    + frameTimeoutMs + " ms frame, " + rdmaMessageBytes + " bytes of RDMA message buffers");
         }
     }
 
     public static NetLimits defaults() {
-        return new NetLimits(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PENDING_HANDSHAKES, DEFAULT_MAX_PENDING_PER_SOURCE, 5_000, 30_000);
+        return new NetLimits(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PENDING_HANDSHAKES, DEFAULT_MAX_PENDING_PER_SOURCE, 5_000, 30_000,
+                MessageBudget.DEFAULT_BYTES);
     }
 
     /**

@@ -98,6 +98,42 @@ class DaemonsTest {
         }
     }
 
+    /**
+     * The master's RDMA listener gives authenticated queue pairs their full-size message
+     * buffers out of rstore.rdma.message-memory: with room for one, a second client is
+     * refused OVERLOADED naming the setting, and gets in once the first has gone.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldRefuseAnRdmaClientPastTheMessageMemoryNamingTheSetting() throws Exception {
+        Path conf = Files.writeString(dir.resolve("rdma.conf"), """
+                rstore.rdma.device = emulated
+                rstore.master.rdma.port = 0
+                rstore.rdma.message-memory = 4MiB
+                """);
+        Process master = processes.start("io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--bind", "127.0.0.1", "--port", "0");
+        java.util.regex.Matcher serving = JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:(\\d+) .*emulated device at port (\\d+)", 60);
+        String uri = "rstore+rdma://127.0.0.1:" + serving.group(2) + "?device=emulated";
+        RStoreSettings settings = RStoreSettings.defaults().withOperationTimeoutMs(5_000);
+        try (RStore first = RStore.connect(uri, settings)) {
+            first.createNamespace("first"); // a frame over its full-size buffers
+            RStoreException refused = assertThrows(RStoreException.class, () -> RStore.connect(uri, settings).close());
+            assertEquals(ErrorCode.OVERLOADED, refused.code(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("rstore.rdma.message-memory"), refused.getMessage());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // the first's queue pair ends on the master's side soon after
+        while (true) {
+            try (RStore again = RStore.connect(uri, settings)) {
+                assertTrue(again.namespaces().stream().anyMatch(ns -> ns.name().equals("first")), "served once the first client's share came back");
+                break;
+            } catch (RStoreException e) {
+                if (e.code() != ErrorCode.OVERLOADED || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
     private void run(String scheme, Path shm) throws Exception {
         Path conf = dir.resolve("rstore.conf");
         Files.writeString(conf, """

@@ -47,8 +47,13 @@ public final class Handshake {
 
     /** What a server at its connection limit sends instead of the challenge before it hangs up. */
     public static ByteBuffer refusal(int connections) {
+        return refusal("it has " + connections + " connections open, its limit");
+    }
+
+    /** An OVERLOADED refusal for {@code reason}, in place of the challenge or the verdict: the client throws it. */
+    public static ByteBuffer refusal(String reason) {
         WireBuffer out = Frames.start(Frames.ERROR, 0, 0);
-        out.putInt(ErrorCode.OVERLOADED.code()).putString("it has " + connections + " connections open, its limit");
+        out.putInt(ErrorCode.OVERLOADED.code()).putString(reason);
         return Frames.finish(out);
     }
 

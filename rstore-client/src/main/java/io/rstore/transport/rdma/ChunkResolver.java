@@ -33,21 +33,30 @@ public final class ChunkResolver {
      * is resolved on its own, so one connection's answer never carries another's chunk.
      */
     public static RdmaDevice.RequestHandler handler(Chunks chunks) {
-        return (request, response) -> {
-            request.order(ByteOrder.LITTLE_ENDIAN);
-            response.order(ByteOrder.LITTLE_ENDIAN);
-            if (request.remaining() != REQUEST) {
-                refuse(response, ErrorCode.INVALID_FRAME);
-                return;
+        return new RdmaDevice.RequestHandler() {
+            @Override
+            public void handle(ByteBuffer request, ByteBuffer response) {
+                request.order(ByteOrder.LITTLE_ENDIAN);
+                response.order(ByteOrder.LITTLE_ENDIAN);
+                if (request.remaining() != REQUEST) {
+                    refuse(response, ErrorCode.INVALID_FRAME);
+                    return;
+                }
+                MemoryRegion region;
+                try {
+                    region = chunks.resolve(request.getInt(), request.getLong());
+                } catch (RStoreException e) {
+                    refuse(response, e.code());
+                    return;
+                }
+                response.putInt(ErrorCode.NONE.code()).putLong(region.address()).putLong(region.length()).putInt(region.rkey());
             }
-            MemoryRegion region;
-            try {
-                region = chunks.resolve(request.getInt(), request.getLong());
-            } catch (RStoreException e) {
-                refuse(response, e.code());
-                return;
+
+            /** Resolves are a few bytes each way: the listener's small buffers, whoever connects. */
+            @Override
+            public int messageBytes() {
+                return RdmaDevice.SMALL_MESSAGE;
             }
-            response.putInt(ErrorCode.NONE.code()).putLong(region.address()).putLong(region.length()).putInt(region.rkey());
         };
     }
 

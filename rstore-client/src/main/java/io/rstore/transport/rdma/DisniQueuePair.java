@@ -36,13 +36,15 @@ final class DisniQueuePair implements QueuePair {
 
     /**
      * An endpoint with a registered send and receive buffer, its receive posted before the
-     * connection is up. When the peer disconnects, it disconnects too: DiSNI only marks the
-     * endpoint closed, leaving the queue pair ready to send, so work in flight would wait for
-     * the retry timeout; disconnecting moves the queue pair to the error state, which flushes it.
+     * connection is up: full-size on a client, {@link RdmaDevice#SMALL_MESSAGE} on a
+     * listener's side until its handler asks for more ({@link #grow}). When the peer
+     * disconnects, it disconnects too: DiSNI only marks the endpoint closed, leaving the
+     * queue pair ready to send, so work in flight would wait for the retry timeout;
+     * disconnecting moves the queue pair to the error state, which flushes it.
      */
     static final class Endpoint extends RdmaEndpoint implements AutoCloseable {
-        final ByteBuffer send = ByteBuffer.allocateDirect(MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
-        final ByteBuffer receive = ByteBuffer.allocateDirect(MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer send;
+        ByteBuffer receive;
         IbvMr sendMr;
         IbvMr receiveMr;
         SVCPostRecv postReceive;
@@ -55,6 +57,14 @@ final class DisniQueuePair implements QueuePair {
         @Override
         protected synchronized void init() throws IOException {
             super.init();
+            buffers(isServerSide() ? RdmaDevice.SMALL_MESSAGE : MESSAGE);
+            postReceive.execute(); // before the peer can send
+        }
+
+        /** Send and receive buffers of {@code bytes}, registered, and the receive work request that posts the latter. */
+        private void buffers(int bytes) throws IOException {
+            send = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            receive = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
             sendMr = registerMemory(send).execute().free().getMr();
             receiveMr = registerMemory(receive).execute().free().getMr();
             IbvSge sge = new IbvSge();
@@ -69,7 +79,28 @@ final class DisniQueuePair implements QueuePair {
             LinkedList<IbvRecvWR> wrs = new LinkedList<>();
             wrs.add(wr);
             postReceive = postRecv(wrs);
-            postReceive.execute(); // before the peer can send
+        }
+
+        /**
+         * A listener's side, between a request and the receive for the next: buffers of
+         * {@code bytes} replace the small ones, the answer already written ({@code answered}
+         * bytes) copied over. No work request uses the old ones then: the receive completed,
+         * and the peer sent this request only after our last answer arrived.
+         */
+        void grow(int bytes, int answered) throws IOException {
+            IbvMr oldSend = sendMr;
+            IbvMr oldReceive = receiveMr;
+            ByteBuffer answer = send.duplicate().position(0).limit(answered);
+            SVCPostRecv oldPost = postReceive;
+            buffers(bytes);
+            send.put(answer);
+            oldPost.free();
+            deregisterMemory(oldSend);
+            deregisterMemory(oldReceive);
+        }
+
+        int messageBytes() {
+            return receive.capacity();
         }
 
         @Override
@@ -322,8 +353,15 @@ final class DisniQueuePair implements QueuePair {
                         ByteBuffer request = endpoint.receive.duplicate().clear().limit(wcs[i].getByte_len()).order(ByteOrder.LITTLE_ENDIAN);
                         ByteBuffer response = endpoint.send.clear();
                         requests.handle(request, response);
+                        int answered = response.position();
+                        int wanted = Math.min(requests.messageBytes(), RdmaDevice.MAX_MESSAGE);
+                        if (wanted > endpoint.messageBytes()) { // admitted: full-size buffers before the next request
+                            endpoint.grow(wanted, answered);
+                            send.getWrMod(0).getSgeMod(0).setAddr(endpoint.sendMr.getAddr());
+                            send.getWrMod(0).getSgeMod(0).setLkey(endpoint.sendMr.getLkey());
+                        }
                         endpoint.postReceive.execute(); // before answering, so the next request has somewhere to land
-                        send.getWrMod(0).getSgeMod(0).setLength(response.position());
+                        send.getWrMod(0).getSgeMod(0).setLength(answered);
                         send.getWrMod(0).setWr_id(SEND_ID);
                         send.execute();
                     }

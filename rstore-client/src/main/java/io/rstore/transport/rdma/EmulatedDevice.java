@@ -36,7 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * connection first passes the tcp handshake of docs/protocol.md with the cluster secret the
  * device was made with (within {@link #HANDSHAKE_MS}), and is given its message buffers
  * only at its first SEND: before that a connection costs a thread and a few hundred bytes,
- * and at most {@link #MAX_CONNECTIONS} are served at once.
+ * and at most {@link #MAX_CONNECTIONS} are served at once. Those buffers are a listener's
+ * small ones ({@link RdmaDevice#SMALL_MESSAGE}) until the handler asks for more, and a
+ * SEND larger than they hold breaks the connection, as on a NIC.
  *
  * <p>Wire (little-endian): a work request is {@code length i32, op i8 (1 read, 2 write,
  * 3 send), wrId i64, remoteAddress i64, rkey i32, bytes i32} and a write's or send's
@@ -200,8 +202,9 @@ public final class EmulatedDevice implements RdmaDevice {
     private void serve(SocketChannel peer, RequestHandler requests) {
         ByteBuffer header = ByteBuffer.allocateDirect(REQUEST_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer reply = ByteBuffer.allocateDirect(RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer message = null; // the receive and send buffers, made at the first SEND
-        ByteBuffer answer = null;
+        ByteBuffer message = null; // the receive and send buffers, made at the first SEND: small, as a
+        ByteBuffer answer = null;  // listener's (RdmaDevice.SMALL_MESSAGE), until the handler asks for more
+        int capacity = RdmaDevice.SMALL_MESSAGE;
         ByteBuffer[] replyAndBytes = new ByteBuffer[2];
         SegmentWindow window = new SegmentWindow();
         try (peer; requests) {
@@ -216,13 +219,13 @@ public final class EmulatedDevice implements RdmaDevice {
                 int rkey = header.getInt(21);
                 int bytes = header.getInt(25);
                 if (header.getInt(0) != REQUEST_HEADER - 4 + (op == READ ? 0 : bytes) || bytes < 0 || op < READ || op > SEND
-                        || (op == SEND && bytes > RdmaDevice.MAX_MESSAGE)) {
-                    return; // not our protocol: drop the connection, as a NIC drops a broken QP
+                        || (op == SEND && bytes > capacity)) {
+                    return; // not our protocol, or a SEND past the posted receive: drop the connection, as a NIC breaks the QP
                 }
                 if (op == SEND) {
-                    if (message == null) {
-                        message = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
-                        answer = ByteBuffer.allocateDirect(RdmaDevice.MAX_MESSAGE).order(ByteOrder.LITTLE_ENDIAN);
+                    if (message == null || message.capacity() < capacity) {
+                        message = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+                        answer = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
                     }
                     message.clear().limit(bytes);
                     if (!readFully(peer, message)) {
@@ -231,6 +234,7 @@ public final class EmulatedDevice implements RdmaDevice {
                     answer.clear();
                     requests.handle(message.flip(), answer);
                     answer.flip();
+                    capacity = Math.max(capacity, Math.min(requests.messageBytes(), RdmaDevice.MAX_MESSAGE)); // before the next SEND
                     respond(peer, reply, replyAndBytes, op, wrId, 0, answer);
                     continue;
                 }

@@ -15,7 +15,9 @@ import java.nio.ByteOrder;
  * frame the SEND back into the client's pre-posted receive buffer. The frames are those
  * of docs/protocol.md, unchanged, and so is the handshake: the client's first message is
  * empty and is answered with the challenge; with a cluster secret, the proof comes next,
- * and nothing else is served until it was right.
+ * and nothing else is served until it was right. Until then the queue pair has the
+ * listener's small buffers; once admitted it takes full-size ones from the listener's
+ * {@link MessageBudget}, or is refused OVERLOADED when the budget is spent.
  */
 public final class RdmaControl {
     private RdmaControl() {
@@ -24,23 +26,29 @@ public final class RdmaControl {
     /**
      * The master's side of one queue pair: the handshake for {@code secret} (empty: none),
      * then frames to {@code frames}, closed (dropping the client's sessions) when it ends.
+     * Admitted connections' message buffers come out of {@code budget}.
      */
-    public static RdmaDevice.RequestHandler serving(FrameHandler frames, String secret) {
+    public static RdmaDevice.RequestHandler serving(FrameHandler frames, String secret, MessageBudget budget) {
         byte[] nonce = Handshake.nonce();
         return new RdmaDevice.RequestHandler() {
             private boolean challenged;
-            private boolean admitted = secret.isEmpty();
+            private boolean admitted;
+            private boolean granted; // holds full-size buffers from the budget
+            private boolean refused; // the budget was spent when it was admitted
 
             @Override
             public void handle(ByteBuffer request, ByteBuffer response) {
+                if (refused) {
+                    response.put(refusal());
+                    return;
+                }
                 if (!challenged) { // the hello, whatever it holds
                     challenged = true;
-                    response.put(Handshake.challenge(!admitted, nonce));
+                    response.put(secret.isEmpty() ? admit(Handshake.challenge(false, nonce)) : Handshake.challenge(true, nonce));
                     return;
                 }
                 if (!admitted) {
-                    admitted = Handshake.verify(request.duplicate(), secret, nonce);
-                    response.put(Handshake.verdict(admitted));
+                    response.put(Handshake.verify(request.duplicate(), secret, nonce) ? admit(Handshake.verdict(true)) : Handshake.verdict(false));
                     return;
                 }
                 ByteBuffer frame = ByteBuffer.allocate(request.remaining()).order(ByteOrder.LITTLE_ENDIAN).put(request).flip();
@@ -52,8 +60,33 @@ public final class RdmaControl {
                 response.put(answer);
             }
 
+            /** {@code welcome} if the budget has this connection's buffers, else the refusal that replaces it. */
+            private ByteBuffer admit(ByteBuffer welcome) {
+                if (!budget.tryTake()) {
+                    refused = true;
+                    return refusal();
+                }
+                admitted = true;
+                granted = true;
+                return welcome;
+            }
+
+            private ByteBuffer refusal() {
+                return Handshake.refusal("its RDMA message buffers for " + budget.connections() + " connections are in use ("
+                        + MessageBudget.SETTING + " = " + budget.totalBytes() + " bytes); connect over tcp, or raise it on the master");
+            }
+
+            @Override
+            public int messageBytes() {
+                return granted ? RdmaDevice.MAX_MESSAGE : RdmaDevice.SMALL_MESSAGE;
+            }
+
             @Override
             public void close() {
+                if (granted) {
+                    granted = false;
+                    budget.giveBack();
+                }
                 frames.close();
             }
         };

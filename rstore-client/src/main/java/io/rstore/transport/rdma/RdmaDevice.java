@@ -91,11 +91,32 @@ public interface RdmaDevice extends AutoCloseable {
     /** The largest request or response message, in bytes. */
     int MAX_MESSAGE = 2 << 20;
 
-    /** Answers the request messages (SENDs) of one queue pair with responses (the peer's RECVs). */
+    /**
+     * The message buffers a listener gives a queue pair it accepts, in bytes: enough for a
+     * handshake's frames or a chunk resolve. They grow to the handler's
+     * {@link RequestHandler#messageBytes} once it asks for more (after authentication), so a
+     * connection that never authenticates holds this much, not two {@link #MAX_MESSAGE}s.
+     */
+    int SMALL_MESSAGE = 4096;
+
+    /**
+     * Answers the request messages (SENDs) of one queue pair with responses (the peer's
+     * RECVs). A queue pair's first request must fit in {@link #SMALL_MESSAGE}; a larger SEND
+     * than its buffers hold breaks the queue pair, as a NIC's receive length error does.
+     */
     @FunctionalInterface
     interface RequestHandler extends AutoCloseable {
-        /** Reads {@code request} and fills {@code response} (at most MAX_MESSAGE bytes; flipped by the caller). */
+        /** Reads {@code request} and fills {@code response} (at most {@link #messageBytes} bytes; flipped by the caller). */
         void handle(ByteBuffer request, ByteBuffer response);
+
+        /**
+         * The largest request or response this handler takes from now on (at most
+         * {@link #MAX_MESSAGE}): the listener grows the queue pair's buffers to it after a
+         * request, before the next can arrive.
+         */
+        default int messageBytes() {
+            return MAX_MESSAGE;
+        }
 
         /** The queue pair ended (its peer closed, or died). */
         @Override

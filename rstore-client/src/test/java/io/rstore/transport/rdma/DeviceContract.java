@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -71,7 +72,12 @@ abstract class DeviceContract {
     }
 
     private RdmaDevice.Listener listen(RdmaDevice.RequestHandler handler) {
-        RdmaDevice.Listener listener = server.listen(new InetSocketAddress(address(), 0), () -> handler);
+        return listen(() -> handler);
+    }
+
+    /** A handler of its own for each queue pair. */
+    private RdmaDevice.Listener listen(Supplier<RdmaDevice.RequestHandler> handlers) {
+        RdmaDevice.Listener listener = server.listen(new InetSocketAddress(address(), 0), handlers);
         assertNotEquals(0, listener.port(), "a listener asked for port 0 reports the port it got");
         return listener;
     }
@@ -220,6 +226,41 @@ abstract class DeviceContract {
             assertTrue(qp.failed());
             RStoreException e = assertThrows(RStoreException.class, () -> qp.call(ByteBuffer.allocate(4), 10_000));
             assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
+        }
+    }
+
+    /**
+     * A listener's queue pair starts with small buffers: a larger SEND breaks it, as a NIC's
+     * receive length error does. Once its handler asks for full-size messages (as the
+     * master's does after authentication), a SEND of the largest message goes through.
+     */
+    @Test
+    void shouldGiveAListenersQueuePairSmallBuffersUntilItsHandlerAsksForMore() {
+        RdmaDevice.Listener listener = listen(() -> new RdmaDevice.RequestHandler() {
+            private boolean grown;
+
+            @Override
+            public void handle(ByteBuffer request, ByteBuffer response) {
+                response.order(ByteOrder.LITTLE_ENDIAN).putInt(request.remaining());
+                grown |= request.remaining() == 1; // a one-byte request is the "admit me"
+            }
+
+            @Override
+            public int messageBytes() {
+                return grown ? RdmaDevice.MAX_MESSAGE : RdmaDevice.SMALL_MESSAGE;
+            }
+        });
+        try (QueuePair small = connect(listener)) {
+            ByteBuffer fits = small.call(ByteBuffer.allocate(RdmaDevice.SMALL_MESSAGE), 10_000);
+            assertEquals(RdmaDevice.SMALL_MESSAGE, fits.order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+            RStoreException e = assertThrows(RStoreException.class, () -> small.call(ByteBuffer.allocate(RdmaDevice.SMALL_MESSAGE + 1), 10_000),
+                    "a SEND past the listener's small buffer breaks the queue pair");
+            assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
+        }
+        try (QueuePair admitted = connect(listener)) {
+            assertEquals(1, admitted.call(ByteBuffer.allocate(1), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+            ByteBuffer largest = admitted.call(ByteBuffer.allocate(RdmaDevice.MAX_MESSAGE), 10_000);
+            assertEquals(RdmaDevice.MAX_MESSAGE, largest.order(ByteOrder.LITTLE_ENDIAN).getInt(0));
         }
     }
 
