@@ -73,6 +73,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--gapbs", paramLabel = "DIR", description = "with --kernels: a built gapbs checkout (github.com/sbeamer/gapbs) to run beside")
     Path gapbs;
 
+    @Option(names = "--gapbs-trials", paramLabel = "N", defaultValue = "3",
+            description = "with --gapbs: trials in each gapbs process, of which the median counts, so one slow trial moves no ratio (default: ${DEFAULT-VALUE})")
+    int gapbsTrials;
+
     @Option(names = "--gapbs-delta", defaultValue = "2", description = "gapbs sssp's -d (default: ${DEFAULT-VALUE}, as GAP's own benchmark runs kron and urand)")
     int gapbsDelta;
 

@@ -125,6 +125,9 @@ final class KernelBench {
             throw new IllegalArgumentException("--workers must be >= 1, was " + options.workers);
         }
         Trials.check(options.trials);
+        if (options.gapbsTrials < 1) {
+            throw new IllegalArgumentException("--gapbs-trials must be >= 1, was " + options.gapbsTrials);
+        }
         if (options.gapbs != null) {
             gapbsBinary("converter");
             kernels.stream().filter(k -> k.gapbs() != null).forEach(k -> gapbsBinary(k.gapbs().getFirst()));
@@ -259,7 +262,7 @@ final class KernelBench {
     private List<String> gapbsCommand(Kernel k, long source, Path graph) {
         List<String> command = new ArrayList<>();
         command.add(gapbsBinary(k.gapbs().getFirst()).toString());
-        command.addAll(List.of("-f", graph.toString(), "-n", "1"));
+        command.addAll(List.of("-f", graph.toString(), "-n", Integer.toString(options.gapbsTrials)));
         for (String a : k.gapbs().subList(1, k.gapbs().size())) {
             command.add(a.equals(SOURCE) ? Long.toString(source) : a);
         }
@@ -269,15 +272,20 @@ final class KernelBench {
         return command;
     }
 
-    /** gapbs's "Trial Time" of its one trial. */
+    /** The median of the "Trial Time"s gapbs printed (one per trial, --gapbs-trials of them). */
     private double runGapbs(List<String> command) throws IOException, InterruptedException {
         String out = run(command, Map.of("OMP_NUM_THREADS", Integer.toString(options.workers)), "gapbs " + Path.of(command.getFirst()).getFileName());
+        List<Double> trials = new ArrayList<>();
         for (String line : out.split("\n")) {
             if (line.startsWith("Trial Time:")) {
-                return Double.parseDouble(line.substring("Trial Time:".length()).trim());
+                trials.add(Double.parseDouble(line.substring("Trial Time:".length()).trim()));
             }
         }
-        throw new KernelFailed(String.join(" ", command) + " printed no 'Trial Time:' line:\n" + out);
+        if (trials.isEmpty()) {
+            throw new KernelFailed(String.join(" ", command) + " printed no 'Trial Time:' line:\n" + out);
+        }
+        trials.sort(null);
+        return trials.get(trials.size() / 2);
     }
 
     /**
@@ -368,7 +376,7 @@ final class KernelBench {
         out.printf("Carafe bench --kernels: %s, %,d vertices, %,d edges; %d workers (gapbs: OMP_NUM_THREADS=%d); %d trials, interleaved;"
                         + " source %d%n", r.get("graph").asText(), r.get("vertices").asLong(), r.get("edges").asLong(), r.get("workers").asInt(),
                 r.get("workers").asInt(), r.get("trials").asInt(), r.get("source").asLong());
-        out.println("Seconds of each side's kernel (Carafe: compute or search; gapbs: Trial Time); median, then every trial.");
+        out.println("Seconds of each side's kernel (Carafe: compute or search; gapbs: the median Trial Time of each process); median, then every trial.");
         out.printf("%-11s %9s %9s %8s  %s%n", "kernel", "carafe", "gapbs", "ratio", "trials (carafe | gapbs); carafe's load+setup; supersteps");
         for (JsonNode row : r.get("kernels")) {
             if (row.has("failed")) {
