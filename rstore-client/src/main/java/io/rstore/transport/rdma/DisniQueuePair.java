@@ -61,10 +61,15 @@ final class DisniQueuePair implements QueuePair {
             postReceive.execute(); // before the peer can send
         }
 
-        /** Send and receive buffers of {@code bytes}, registered, and the receive work request that posts the latter. */
+        /**
+         * Send and receive buffers for messages of {@code bytes}, registered, and the receive
+         * work request that posts the latter. The receive buffer has one byte more: a
+         * message that fills it is longer than allowed, whether or not the device reports a
+         * length error (SoftRoCE let a longer SEND complete).
+         */
         private void buffers(int bytes) throws IOException {
             send = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
-            receive = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            receive = ByteBuffer.allocateDirect(bytes + 1).order(ByteOrder.LITTLE_ENDIAN);
             sendMr = registerMemory(send).execute().free().getMr();
             receiveMr = registerMemory(receive).execute().free().getMr();
             IbvSge sge = new IbvSge();
@@ -99,8 +104,9 @@ final class DisniQueuePair implements QueuePair {
             deregisterMemory(oldReceive);
         }
 
+        /** The longest message its buffers take. */
         int messageBytes() {
-            return receive.capacity();
+            return send.capacity();
         }
 
         @Override
@@ -182,7 +188,9 @@ final class DisniQueuePair implements QueuePair {
     private final SVCPostSend send;
     private final IbvWC[] completions = new IbvWC[32];
     private final SVCPollCq poll;
-    private int received = -1; // bytes of the answer that arrived, -1 while waiting
+    private static final int WAITING = -1;
+    private static final int LOST = -2;
+    private int received = WAITING; // bytes of the answer that arrived; or WAITING, or LOST (its receive flushed)
     private boolean failed;
 
     private final java.util.function.Consumer<Endpoint> closer;
@@ -272,7 +280,7 @@ final class DisniQueuePair implements QueuePair {
                     failed = true; // the queue pair is in the error state now
                 }
                 if (wrId == RECV_ID) {
-                    received = status == SUCCESS ? wc.getByte_len() : 0;
+                    received = status == SUCCESS ? wc.getByte_len() : LOST;
                 } else if (wrId != SEND_ID) {
                     sink.completed(wrId, status);
                 }
@@ -293,12 +301,12 @@ final class DisniQueuePair implements QueuePair {
             endpoint.send.clear();
             int length = request.remaining();
             endpoint.send.put(request.duplicate());
-            received = -1;
+            received = WAITING;
             send.getWrMod(0).getSgeMod(0).setLength(length);
             send.getWrMod(0).setWr_id(SEND_ID);
             send.execute();
             long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-            while (received < 0) {
+            while (received == WAITING) {
                 if (poll() == 0) {
                     if (failed()) {
                         throw ErrorCode.SERVER_UNAVAILABLE.exception("lost the connection to " + peer);
@@ -307,6 +315,9 @@ final class DisniQueuePair implements QueuePair {
                         throw ErrorCode.TIMED_OUT.exception(peer + " did not answer within " + timeoutMs + " ms");
                     }
                 }
+            }
+            if (received == LOST) { // the peer dropped the connection (it refused the request): no answer, not an empty one
+                throw ErrorCode.SERVER_UNAVAILABLE.exception("lost the connection to " + peer + " before it answered");
             }
             ByteBuffer answer = ByteBuffer.allocate(received).order(ByteOrder.LITTLE_ENDIAN);
             answer.put(endpoint.receive.duplicate().clear().limit(received)).flip();
@@ -349,6 +360,9 @@ final class DisniQueuePair implements QueuePair {
                         }
                         if (wcs[i].getStatus() != 0) {
                             return; // the connection is in error: the client went away
+                        }
+                        if (wcs[i].getByte_len() > endpoint.messageBytes()) {
+                            return; // longer than its buffers allow: the connection ends, as on a NIC's length error
                         }
                         ByteBuffer request = endpoint.receive.duplicate().clear().limit(wcs[i].getByte_len()).order(ByteOrder.LITTLE_ENDIAN);
                         ByteBuffer response = endpoint.send.clear();
