@@ -3,7 +3,6 @@ package io.carafe.graph;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
-import io.carafe.importer.SharedData;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import org.junit.jupiter.api.AfterEach;
@@ -11,15 +10,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,11 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A directed graph's in-edges, stored at import and read back from RStore over ranges of
- * vertices, against the edge list itself read here line by line; an undirected graph's
- * are its out-edges; graphs of an older format are refused, naming the way out.
+ * A graph's edge lists read back from RStore by range, against the edge list itself read
+ * here line by line. In-edges ({@link InEdgeLists}): a directed graph's, stored at import,
+ * over ranges of vertices; an undirected graph's are its out-edges; graphs of an older
+ * format are refused, naming the way out. Out-edges of chosen vertices
+ * ({@link EdgeListReader}), a window at a time: every partition of three, every third
+ * vertex or all of them, windows of a few edges (lists longer than a window) and the default.
  */
-class InEdgeListsTest {
+class EdgeListsTest {
     @TempDir
     Path dir;
     private RStore rstore;
@@ -50,20 +48,8 @@ class InEdgeListsTest {
 
     @Test
     void shouldHoldEveryEdgeOfTheBitcoinCsvUnderItsTargetWithItsWeight() throws IOException {
-        Path csv = SharedData.file("snap/soc-sign-bitcoinalpha.csv.gz");
-        // target -> source -> weight, parallel edges keeping the smallest weight as the import does
-        Map<Long, TreeMap<Long, Double>> expected = new TreeMap<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(csv)), StandardCharsets.UTF_8))) {
-            for (String line; (line = in.readLine()) != null; ) {
-                String[] f = line.split(",");
-                long source = Long.parseLong(f[0]);
-                long target = Long.parseLong(f[1]);
-                double weight = Double.parseDouble(f[2]);
-                expected.computeIfAbsent(target, t -> new TreeMap<>()).merge(source, weight, Math::min);
-            }
-        }
-        try (GraphFile file = GraphImporter.importEdgeList(csv, ImportOptions.defaults().withWeightColumn(3), dir, null).file();
-             CarafeGraph g = CarafeGraph.create(rstore, "alpha", file)) {
+        Map<Long, TreeMap<Long, Double>> expected = BitcoinAlpha.edges(false); // target -> source -> weight
+        try (GraphFile file = BitcoinAlpha.importInto(dir); CarafeGraph g = CarafeGraph.create(rstore, "alpha", file)) {
             int n = g.vertexCount();
             assertEquals(3_783, n);
             assertTrue(g.header().has(GraphHeader.Section.IN_WEIGHTS));
@@ -87,6 +73,59 @@ class InEdgeListsTest {
             assertNull(InEdgeLists.read(rstore, "alpha", 0, n, false).weights(), "weights only when asked for");
             // mapped a few KiB at a time (pieces end mid-array, a piece per read window): the same arrays
             assertSameLists(InEdgeLists.read(rstore, "alpha", 17, n - 5, true), InEdgeLists.read(rstore, "alpha", 17, n - 5, true, 4096));
+        }
+    }
+
+    @Test
+    void shouldReadEachChosenVertexsOutEdgesWithTheirWeights() throws IOException {
+        Map<Long, TreeMap<Long, Double>> expected = BitcoinAlpha.edges(true); // source -> target -> weight
+        try (GraphFile file = BitcoinAlpha.importInto(dir); CarafeGraph g = CarafeGraph.create(rstore, "alpha", file)) {
+            int n = g.vertexCount();
+            long listsChecked = 0;
+            for (int[] range : new int[][] {{0, 1261}, {1261, 2522}, {2522, n}}) {
+                int from = range[0];
+                int size = range[1] - from;
+                long[] edgeStart = new long[size + 1]; // from the edge list, not from the graph
+                for (int u = 0; u < size; u++) {
+                    long original = VertexLayout.originalId(file.vertices(), from + u);
+                    edgeStart[u + 1] = edgeStart[u] + expected.getOrDefault(original, new TreeMap<>()).size();
+                }
+                for (int every : new int[] {1, 3}) {
+                    int[] chosen = new int[size];
+                    int count = 0;
+                    for (int u = every - 1; u < size; u += every) {
+                        chosen[count++] = u;
+                    }
+                    for (long window : new long[] {1, 7, EdgeListReader.WINDOW_EDGES}) {
+                        try (EdgeListReader reader = new EdgeListReader(rstore, "alpha", from, edgeStart, true, window)) {
+                            for (int first = 0; first < count; ) {
+                                int end = reader.read(chosen, first, count);
+                                assertTrue(end > first, "each read covers a vertex at least");
+                                for (int i = first; i < end; i++) {
+                                    int u = chosen[i];
+                                    TreeMap<Long, Double> got = new TreeMap<>();
+                                    for (long e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
+                                        got.put(VertexLayout.originalId(file.vertices(), reader.target(e)), reader.weight(e));
+                                    }
+                                    long original = VertexLayout.originalId(file.vertices(), from + u);
+                                    assertEquals(expected.getOrDefault(original, new TreeMap<>()), got, "out-edges of " + original);
+                                    listsChecked++;
+                                }
+                                first = end;
+                            }
+                        }
+                    }
+                }
+                try (EdgeListReader unweighted = new EdgeListReader(rstore, "alpha", from, edgeStart, false)) {
+                    int heaviest = 0;
+                    for (int u = 0; u < size; u++) {
+                        heaviest = edgeStart[u + 1] - edgeStart[u] > edgeStart[heaviest + 1] - edgeStart[heaviest] ? u : heaviest;
+                    }
+                    assertEquals(1, unweighted.read(new int[] {heaviest}, 0, 1));
+                    assertEquals(1.0, unweighted.weight(edgeStart[heaviest]), "no weights asked for: 1");
+                }
+            }
+            assertEquals(3 * (n + (1261 / 3 + 1261 / 3 + (n - 2522) / 3)), listsChecked);
         }
     }
 
