@@ -32,6 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
 final class DisniQueuePair implements QueuePair {
     private static final long SEND_ID = -1;
     private static final long RECV_ID = -2;
+    /** What {@code received} holds while no answer arrived, and once its receive was flushed instead. */
+    private static final int WAITING = -1;
+    private static final int LOST = -2;
     private static final int MESSAGE = RdmaDevice.MAX_MESSAGE;
 
     /**
@@ -188,8 +191,6 @@ final class DisniQueuePair implements QueuePair {
     private final SVCPostSend send;
     private final IbvWC[] completions = new IbvWC[32];
     private final SVCPollCq poll;
-    private static final int WAITING = -1;
-    private static final int LOST = -2;
     private int received = WAITING; // bytes of the answer that arrived; or WAITING, or LOST (its receive flushed)
     private boolean failed;
 
