@@ -55,24 +55,25 @@ public record GraphHeader(
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
+    // each field's offset follows from the one before and its size, as drawn above
     private static final long MAGIC_AT = 0;
-    private static final long VERSION_AT = 8;
-    private static final long STATE_AT = 12;
-    private static final long FLAGS_AT = 16;
-    private static final long RECORD_BYTES_AT = 20;
-    private static final long VERTEX_COUNT_AT = 24;
-    private static final long EDGE_COUNT_AT = 32;
-    private static final long MIN_WEIGHT_AT = 40;
-    private static final long MAX_WEIGHT_AT = 48;
-    private static final long VERTICES_AT = 56;
-    private static final long EDGES_AT = 64;
-    private static final long WEIGHTS_AT = 72;
-    private static final long SOURCE_BYTES_AT = 80;
-    private static final long SOURCE_MODIFIED_AT = 88;
-    private static final long FINGERPRINT_AT = 96;
-    private static final long IN_OFFSETS_AT = 104;
-    private static final long IN_SOURCES_AT = 112;
-    private static final long IN_WEIGHTS_AT = 120;
+    private static final long VERSION_AT = MAGIC_AT + Long.BYTES;
+    private static final long STATE_AT = VERSION_AT + Integer.BYTES;
+    private static final long FLAGS_AT = STATE_AT + Integer.BYTES;
+    private static final long RECORD_BYTES_AT = FLAGS_AT + Integer.BYTES;
+    private static final long VERTEX_COUNT_AT = RECORD_BYTES_AT + Integer.BYTES;
+    private static final long EDGE_COUNT_AT = VERTEX_COUNT_AT + Long.BYTES;
+    private static final long MIN_WEIGHT_AT = EDGE_COUNT_AT + Long.BYTES;
+    private static final long MAX_WEIGHT_AT = MIN_WEIGHT_AT + Double.BYTES;
+    private static final long VERTICES_AT = MAX_WEIGHT_AT + Double.BYTES;
+    private static final long EDGES_AT = VERTICES_AT + Long.BYTES;
+    private static final long WEIGHTS_AT = EDGES_AT + Long.BYTES;
+    private static final long SOURCE_BYTES_AT = WEIGHTS_AT + Long.BYTES;
+    private static final long SOURCE_MODIFIED_AT = SOURCE_BYTES_AT + Long.BYTES;
+    private static final long FINGERPRINT_AT = SOURCE_MODIFIED_AT + Long.BYTES;
+    private static final long IN_OFFSETS_AT = FINGERPRINT_AT + Long.BYTES;
+    private static final long IN_SOURCES_AT = IN_OFFSETS_AT + Long.BYTES;
+    private static final long IN_WEIGHTS_AT = IN_SOURCES_AT + Long.BYTES;
 
     /**
      * Whether both headers describe the same graph: imported from a source of the same size

@@ -18,12 +18,13 @@ import java.lang.foreign.ValueLayout;
  * value: room for a per-vertex property.
  */
 public final class VertexLayout {
-    public static final long BYTES = 32;
+    // each field's offset follows from the one before and its size, as drawn above
     public static final long ORIGINAL_ID = 0;
-    public static final long FIRST_EDGE = 8;
-    public static final long DEGREE = 16;
-    public static final long FLAGS = 20;
-    public static final long VALUE = 24;
+    public static final long FIRST_EDGE = ORIGINAL_ID + Long.BYTES;
+    public static final long DEGREE = FIRST_EDGE + Long.BYTES;
+    public static final long FLAGS = DEGREE + Integer.BYTES;
+    public static final long VALUE = FLAGS + Integer.BYTES;
+    public static final long BYTES = VALUE + Double.BYTES;
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;

@@ -17,16 +17,17 @@ import java.lang.foreign.ValueLayout;
  * {@link Heartbeats#INTERVAL_MS} ms, whatever its superstep is doing.
  */
 final class BarrierAreas {
+    // each field's offset follows from the one before, all longs, as drawn above
     static final long ACTIVE = 0;
-    static final long MESSAGES = 8;
-    static final long BYTES = 16;
-    static final long COMPUTED = 24;
-    static final long DENSE = 32;
-    static final long HEARTBEAT = 40;
+    static final long MESSAGES = ACTIVE + Long.BYTES;
+    static final long BYTES = MESSAGES + Long.BYTES;
+    static final long COMPUTED = BYTES + Long.BYTES;
+    static final long DENSE = COMPUTED + Long.BYTES;
+    static final long HEARTBEAT = DENSE + Long.BYTES;
     static final long SUPERSTEP = 0;
-    static final long TOTAL_ACTIVE = 8;
-    static final long TOTAL_MESSAGES = 16;
-    static final long AGGREGATES = HEARTBEAT + 8;
+    static final long TOTAL_ACTIVE = SUPERSTEP + Long.BYTES;
+    static final long TOTAL_MESSAGES = TOTAL_ACTIVE + Long.BYTES;
+    static final long AGGREGATES = HEARTBEAT + Long.BYTES; // in both areas
 
     private BarrierAreas() {
     }

@@ -24,10 +24,11 @@ import java.lang.foreign.ValueLayout;
  * Slots are the partition's vertices with out-edges, heaviest first (see {@link Gather}).
  */
 public final class BroadcastLayout {
-    public static final long HEADER = 64;
+    // each field's offset follows from the one before, as drawn above; the values start a cache line in
     private static final long SLOTS = 0;
-    private static final long SENDERS = 8;
-    private static final long FIRST = 16;
+    private static final long SENDERS = SLOTS + Long.BYTES;
+    private static final long FIRST = SENDERS + Long.BYTES;
+    public static final long HEADER = 64;
 
     private BroadcastLayout() {
     }

@@ -233,7 +233,7 @@ public final class TcpServer implements AutoCloseable {
                 if (!poller.readFully(in, deadline)) {
                     return;
                 }
-                int length = in.getInt(0);
+                int length = in.getInt(Frames.LENGTH_AT);
                 if (length < Frames.HEADER - 4 || length > Frames.MAX_FRAME) {
                     refuse(channel, "a frame of " + length + " bytes");
                     return;
@@ -244,7 +244,7 @@ public final class TcpServer implements AutoCloseable {
                 if (!poller.readFully(in, deadline)) {
                     return;
                 }
-                int kind = in.get(7);
+                int kind = in.get(Frames.KIND_AT);
                 if (kind == Frames.DATA_REQUEST) {
                     if (!data(in, length, poller, deadline, channel, reply)) {
                         refuse(channel, "a malformed data request");
@@ -263,7 +263,7 @@ public final class TcpServer implements AutoCloseable {
                     }
                 }
                 in.flip();
-                int type = in.getShort(8);
+                int type = in.getShort(Frames.TYPE_AT);
                 long started = System.nanoTime();
                 ByteBuffer answer = handler.handle(in);
                 metrics.call(type).update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
@@ -340,11 +340,12 @@ public final class TcpServer implements AutoCloseable {
      */
     private boolean data(ByteBuffer frame, int frameLength, Poller poller, long deadline, SocketChannel channel, ByteBuffer reply)
             throws IOException {
-        if (frame.position() < Frames.HEADER + Frames.DATA_REQUEST_BODY || frame.get(4) != 'S' || frame.get(5) != 'R' || frame.get(6) != 1) {
+        if (frame.position() < Frames.HEADER + Frames.DATA_REQUEST_BODY || (frame.getShort(Frames.MAGIC_AT) & 0xFFFF) != Frames.MAGIC
+                || frame.get(Frames.VERSION_AT) != Frames.VERSION) {
             return false;
         }
-        int type = frame.getShort(8);
-        long correlation = frame.getLong(10);
+        int type = frame.getShort(Frames.TYPE_AT);
+        long correlation = frame.getLong(Frames.CORRELATION_AT);
         int body = Frames.HEADER;
         int server = frame.getInt(body);
         int chunk = frame.getInt(body + 4);

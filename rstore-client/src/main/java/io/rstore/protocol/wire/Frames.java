@@ -15,10 +15,17 @@ import java.nio.ByteBuffer;
  * All integers little-endian. Frames larger than {@link #MAX_FRAME} are refused.
  */
 public final class Frames {
-    public static final int HEADER = 18;
+    // each field's offset follows from the one before and its size, as drawn above
+    public static final int LENGTH_AT = 0;
+    public static final int MAGIC_AT = LENGTH_AT + Integer.BYTES;
+    public static final int VERSION_AT = MAGIC_AT + Short.BYTES;
+    public static final int KIND_AT = VERSION_AT + Byte.BYTES;
+    public static final int TYPE_AT = KIND_AT + Byte.BYTES;
+    public static final int CORRELATION_AT = TYPE_AT + Short.BYTES;
+    public static final int HEADER = CORRELATION_AT + Long.BYTES;
     public static final int MAX_FRAME = 16 << 20;
     public static final int MAGIC = ('R' << 8) | 'S';
-    static final int VERSION = 1;
+    public static final int VERSION = 1;
     static final int REQUEST = 1;
     public static final int RESPONSE = 2;
     public static final int ERROR = 3;
@@ -111,7 +118,7 @@ public final class Frames {
 
     /** Whether {@code answer} is the error frame sent before hanging up on an unreadable frame. */
     public static boolean isHangUp(ByteBuffer answer) {
-        return answer.get(7) == ERROR && answer.getShort(8) == 0;
+        return answer.get(KIND_AT) == ERROR && answer.getShort(TYPE_AT) == 0;
     }
 
     /** A parsed header; the reader is left at the body. */

@@ -60,11 +60,11 @@ public final class Handshake {
     /** Reads a challenge frame; returns the nonce, or null when no secret is required. */
     public static byte[] readChallenge(ByteBuffer frame, String peer) {
         frame.order(ByteOrder.LITTLE_ENDIAN);
-        if (frame.remaining() >= Frames.HEADER && frame.get(7) == Frames.ERROR) {
+        if (frame.remaining() >= Frames.HEADER && frame.get(Frames.KIND_AT) == Frames.ERROR) {
             checkVerdict(frame.duplicate(), peer); // a refusal: throws with its code and reason
         }
-        if (frame.remaining() != CHALLENGE_FRAME || frame.getInt(0) != CHALLENGE_FRAME - 4 || frame.get(7) != CHALLENGE
-                || (frame.getShort(4) & 0xFFFF) != Frames.MAGIC) {
+        if (frame.remaining() != CHALLENGE_FRAME || frame.getInt(Frames.LENGTH_AT) != CHALLENGE_FRAME - 4 || frame.get(Frames.KIND_AT) != CHALLENGE
+                || (frame.getShort(Frames.MAGIC_AT) & 0xFFFF) != Frames.MAGIC) {
             throw ErrorCode.INVALID_FRAME.exception(peer + " did not open with an RStore challenge; is it an RStore server of this version?");
         }
         if (frame.get(Frames.HEADER) == 0) {
@@ -86,8 +86,8 @@ public final class Handshake {
     /** Whether a frame has the shape of a proof frame (its content unchecked: no secret is required). */
     public static boolean isProof(ByteBuffer frame) {
         frame.order(ByteOrder.LITTLE_ENDIAN);
-        return frame.remaining() == PROOF_FRAME && frame.getInt(0) == PROOF_FRAME - 4 && frame.get(7) == PROOF
-                && (frame.getShort(4) & 0xFFFF) == Frames.MAGIC;
+        return frame.remaining() == PROOF_FRAME && frame.getInt(Frames.LENGTH_AT) == PROOF_FRAME - 4 && frame.get(Frames.KIND_AT) == PROOF
+                && (frame.getShort(Frames.MAGIC_AT) & 0xFFFF) == Frames.MAGIC;
     }
 
     /**

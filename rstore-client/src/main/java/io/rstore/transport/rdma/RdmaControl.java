@@ -54,7 +54,7 @@ public final class RdmaControl {
                 ByteBuffer frame = ByteBuffer.allocate(request.remaining()).order(ByteOrder.LITTLE_ENDIAN).put(request).flip();
                 ByteBuffer answer = frames.handle(frame);
                 if (answer.remaining() > response.remaining()) {
-                    answer = Frames.errorFrame(frame.getShort(8), frame.getLong(10), ErrorCode.UNSUPPORTED.exception("the answer ("
+                    answer = Frames.errorFrame(frame.getShort(Frames.TYPE_AT), frame.getLong(Frames.CORRELATION_AT), ErrorCode.UNSUPPORTED.exception("the answer ("
                             + answer.remaining() + " bytes) exceeds an RDMA message (" + RdmaDevice.MAX_MESSAGE + "); connect over tcp"));
                 }
                 response.put(answer);

@@ -184,8 +184,8 @@ final class TcpEndpoint implements Endpoint {
                         return progressed;
                     }
                     int status = answer.getInt(Frames.HEADER);
-                    if (answer.get(7) != Frames.DATA_RESPONSE || answer.getLong(10) != answered) {
-                        throw new IOException("answer #" + answer.getLong(10) + " arrived where #" + answered + " was due");
+                    if (answer.get(Frames.KIND_AT) != Frames.DATA_RESPONSE || answer.getLong(Frames.CORRELATION_AT) != answered) {
+                        throw new IOException("answer #" + answer.getLong(Frames.CORRELATION_AT) + " arrived where #" + answered + " was due");
                     }
                     answer.clear();
                     if (status == 0 && read[slot] && length[slot] > 0) {
