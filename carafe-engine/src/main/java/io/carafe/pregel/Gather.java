@@ -202,9 +202,9 @@ final class Gather implements AutoCloseable {
     /**
      * Sorts each vertex's in-list by slot (weights, when given, move with their slots), so
      * the combine loop's loads of one vertex walk the gathered array forward, the heavy
-     * senders' first. Worth it when every superstep combines every in-edge (PageRank on
-     * livejournal-synthetic: 15% less compute, for ~0.5 s of setup a worker); a hybrid job's
-     * dense supersteps skip most in-edges by their sent bits and measured no faster.
+     * senders' first. Worth it when every superstep combines every in-edge (PageRank's
+     * compute gains more than the sort costs at setup); a hybrid job's dense supersteps
+     * skip most in-edges by their sent bits and measured no faster (docs/measure/notebook.md).
      * Sums then add in slot order rather than the graph's.
      */
     private static void sortBySlot(int[] start, int[] source, double[] weight) {

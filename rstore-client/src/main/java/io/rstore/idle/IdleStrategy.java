@@ -3,7 +3,7 @@ package io.rstore.idle;
 /**
  * How a thread waits for something another thread or process will do: spin while it is
  * likely to come soon, then yield, then park for growing periods, so an idle wait costs
- * nothing and a short one costs no wake-up (30–35 µs on these machines).
+ * nothing and a short one costs no wake-up (a park's wake-up: docs/measure/notebook.md).
  */
 public final class IdleStrategy {
     private final int maxSpins;
@@ -35,9 +35,9 @@ public final class IdleStrategy {
      * For barrier waits (supersteps): spin 200 times, yield 10 times, then park from 1 µs
      * doubling to 1 ms. What a barrier waits for is a superstep of other threads' work
      * away, and where there is no core to spare (2 here, with two workers and a
-     * coordinator), 10,000 spins take the CPU from the very threads being waited for: on
-     * wiki-Vote the engine's supersteps took 4.0–5.4 ms with {@link #backoff()}, 1.3–3.1 ms
-     * with this (docs/measure/notebook.md).
+     * coordinator), 10,000 spins take the CPU from the very threads being waited for: the
+     * engine's supersteps took longer with {@link #backoff()} than with this
+     * (docs/measure/notebook.md).
      */
     public static IdleStrategy barrier() {
         return new IdleStrategy(200, 10, 1_000, 1_000_000);

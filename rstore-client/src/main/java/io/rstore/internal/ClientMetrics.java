@@ -7,7 +7,7 @@ import com.codahale.metrics.UniformReservoir;
 
 /**
  * The client's Dropwizard metrics. Timing one operation costs two clock reads and a timer
- * update (~150 ns on these machines, twice an 8-byte read), so the data path times one
+ * update (about twice an 8-byte read: docs/measure/notebook.md), so the data path times one
  * operation in {@link #LATENCY_SAMPLE_EVERY} per mapping; byte meters count every
  * operation. Timers use a uniform reservoir because its update allocates nothing (the
  * default exponentially decaying one allocates a sample per update).

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A Dropwizard {@link Meter} cheap enough for the data path: {@link #mark(long)} is one
  * uncontended adder increment (a plain Meter also reads the clock and updates three
- * moving averages, ~60 ns). The count is exact; the windowed rates take in what was
+ * moving averages). The count is exact; the windowed rates take in what was
  * marked since the last read whenever they are read, which is how a reporter sees them.
  */
 public final class CountingMeter extends Meter {

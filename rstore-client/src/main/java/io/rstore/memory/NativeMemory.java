@@ -13,7 +13,7 @@ import java.lang.invoke.MethodHandle;
  * path (an arena's as its blocks are handed out). On Linux they come from {@code mmap} with {@code madvise(MADV_HUGEPAGE)}, then
  * {@code MADV_POPULATE_WRITE}: the kernel hands out zeroed 2 MiB pages, where
  * {@link Arena#allocate} would fault 4 KiB pages one by one while it zeroes them
- * (~1.5 GB/s on these machines). Anywhere the calls are missing or fail, it falls back
+ * (docs/measure/notebook.md). Anywhere the calls are missing or fail, it falls back
  * to {@link Arena#allocate}. Needs {@code --enable-native-access=ALL-UNNAMED} to run
  * without the JVM's warning.
  */

@@ -47,15 +47,15 @@ public final class AfforestComponents implements VertexProgram {
      * Sampling ends when a superstep hooks at most one vertex in this many: the big
      * component has its root, and what is left of the sampled edges' work (the last
      * pointer jumps) is done alongside the rest. Waiting for the sampling's fixpoint took
-     * three more supersteps of ~0.3 s on livejournal-synthetic (docs/measure/notebook.md).
+     * three more supersteps (docs/measure/notebook.md).
      */
     static final long SAMPLING_ENDS = 1000;
     /**
      * Parent links a vertex follows a superstep, from its parent and from each neighbour it
      * looks at. Hooking the trees' tops rather than the parents joins trees sooner; the bound keeps
      * a long chain (a path's, or a grid's first supersteps) from costing its length at every
-     * vertex. One link (plain pointer jumping): 10 supersteps on livejournal-synthetic and
-     * 16 on grid-1400; four: 8 and 9; unbounded: 24 s on the grid (docs/measure/notebook.md).
+     * vertex. One link (plain pointer jumping) took more supersteps, and no bound took far
+     * longer on a grid (docs/measure/notebook.md has the counts).
      */
     static final int CLIMB = 4;
     // globals

@@ -16,7 +16,7 @@ import java.util.List;
  * combiner. Aggregators: 0 = dangling rank, 1 = L1 change of the superstep. Global 0: the
  * term every vertex shares, (1−d)/N + d·D/N, which the master step computes once a
  * superstep, so a vertex computes PR_k(v) = shared + d·Σ without dividing for it twice
- * (PageRank on livejournal-synthetic: compute 4.14–4.74 s against 4.31–4.92 s, docs/measure/notebook.md).
+ * (measured faster: docs/measure/notebook.md).
  * Stops after {@code iterations} updates, or earlier once the L1 change falls below
  * {@code tolerance} (0 turns that off).
  */
