@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -160,6 +161,7 @@ final class DisniDevice implements RdmaDevice {
     public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers) {
         try {
             RdmaServerEndpoint<RdmaEndpoint> server = group.createServerEndpoint();
+            AtomicInteger served = new AtomicInteger(); // queue pairs this listener serves
             server.bind(at, 128);
             pd = server.getPd();
             int port = ((InetSocketAddress) server.getSrcAddr()).getPort(); // the one rdma_cm chose when asked for 0
@@ -167,10 +169,19 @@ final class DisniDevice implements RdmaDevice {
                 while (!server.isClosed()) {
                     try {
                         DisniQueuePair.Endpoint accepted = (DisniQueuePair.Endpoint) server.accept();
+                        if (served.incrementAndGet() > MAX_CONNECTIONS) {
+                            served.decrementAndGet();
+                            close(accepted); // as a NIC out of queue pairs refuses the connection
+                            continue;
+                        }
                         open.add(accepted);
                         Thread.ofPlatform().name("rdma-responder").daemon().start(() -> {
-                            DisniQueuePair.respond(accepted, handlers.get());
-                            close(accepted);
+                            try {
+                                DisniQueuePair.respond(accepted, handlers.get());
+                            } finally {
+                                close(accepted);
+                                served.decrementAndGet();
+                            }
                         });
                     } catch (IOException e) {
                         return; // closed

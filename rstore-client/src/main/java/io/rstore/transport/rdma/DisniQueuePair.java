@@ -342,6 +342,7 @@ final class DisniQueuePair implements QueuePair {
      * completion queue is never used after it was destroyed.
      */
     static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests) {
+        long authenticateBy = System.nanoTime() + RdmaDevice.HANDSHAKE_MS * 1_000_000L;
         try (requests) {
             IbvWC[] wcs = {new IbvWC(), new IbvWC(), new IbvWC(), new IbvWC()};
             IbvCQ cq = endpoint.getCqProvider().getCQ();
@@ -388,6 +389,9 @@ final class DisniQueuePair implements QueuePair {
                         armed = true;
                         continue;
                     }
+                }
+                if (!requests.authenticated() && System.nanoTime() - authenticateBy > 0) {
+                    return; // the handshake's bound passed: the connection ends
                 }
                 if (endpoint.awaitCompletion(cq, EVENT_WAIT_MS)) { // outside the monitor: close and the CM's events must get it
                     armed = false;

@@ -16,6 +16,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -34,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Unlike a NIC's fabric, its wire is a TCP port anyone who can connect reaches, so a
  * connection first passes the tcp handshake of docs/protocol.md with the cluster secret the
- * device was made with (within {@link #HANDSHAKE_MS}), and is given its message buffers
+ * device was made with (within {@link #WIRE_HANDSHAKE_MS}), and is given its message buffers
  * only at its first SEND: before that a connection costs a thread and a few hundred bytes,
  * and at most {@link #MAX_CONNECTIONS} are served at once. Those buffers are a listener's
  * small ones ({@link RdmaDevice#SMALL_MESSAGE}) until the handler asks for more, and a
@@ -52,8 +55,12 @@ public final class EmulatedDevice implements RdmaDevice {
     static final int REQUEST_HEADER = 29;
     static final int RESPONSE_HEADER = 17;
 
-    static final long HANDSHAKE_MS = 10_000;
-    static final int MAX_CONNECTIONS = 4096;
+    /** The bound on the tcp handshake of this device's own wire (its secret), before any work request. */
+    static final long WIRE_HANDSHAKE_MS = 10_000;
+
+    /** Closes queue pairs whose handler did not authenticate them in time: one daemon thread for every device. */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("emulated-rdma-watchdog").daemon().factory());
 
     private final String secret; // empty: none
     private final AtomicInteger connections = new AtomicInteger();
@@ -160,7 +167,14 @@ public final class EmulatedDevice implements RdmaDevice {
                     Thread.ofPlatform().name("emulated-rdma-nic").stackSize(256 << 10).daemon().start(() -> {
                         try {
                             if (admitted(peer)) {
-                                serve(peer, handlers.get());
+                                RequestHandler handler = handlers.get();
+                                // the listener's bound on the handler's handshake, from the connection on (as DiSNI's responder keeps it)
+                                WATCHDOG.schedule(() -> {
+                                    if (!handler.authenticated()) {
+                                        closeQuietly(peer);
+                                    }
+                                }, HANDSHAKE_MS, TimeUnit.MILLISECONDS);
+                                serve(peer, handler);
                             }
                         } finally {
                             open.remove(peer);
@@ -191,7 +205,7 @@ public final class EmulatedDevice implements RdmaDevice {
     private boolean admitted(SocketChannel peer) {
         try {
             peer.socket().setTcpNoDelay(true);
-            peer.socket().setSoTimeout((int) HANDSHAKE_MS);
+            peer.socket().setSoTimeout((int) WIRE_HANDSHAKE_MS);
             return Handshake.serverSide(peer.socket().getInputStream(), peer.socket().getOutputStream(), secret);
         } catch (IOException | RuntimeException e) {
             return false; // silent, slow or not our protocol

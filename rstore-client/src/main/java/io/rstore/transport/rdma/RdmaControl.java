@@ -81,6 +81,12 @@ public final class RdmaControl {
                 return granted ? RdmaDevice.MAX_MESSAGE : RdmaDevice.SMALL_MESSAGE;
             }
 
+            /** Admitted, and holding its buffers: a refused connection is closed at the handshake's bound too. */
+            @Override
+            public boolean authenticated() {
+                return admitted;
+            }
+
             @Override
             public void close() {
                 if (granted) {

@@ -100,6 +100,17 @@ public interface RdmaDevice extends AutoCloseable {
     int SMALL_MESSAGE = 4096;
 
     /**
+     * How long a listener keeps a queue pair whose handler has not authenticated it
+     * ({@link RequestHandler#authenticated}), from its connection on: then it closes it, so
+     * silent or slow peers cannot hold queue pairs, threads and buffers (the tcp
+     * handshake's default bound, rstore.net.handshake-timeout).
+     */
+    long HANDSHAKE_MS = 5_000;
+
+    /** Queue pairs a listener serves at once; one more is closed as it connects, as a NIC out of queue pairs refuses it. */
+    int MAX_CONNECTIONS = 4096;
+
+    /**
      * Answers the request messages (SENDs) of one queue pair with responses (the peer's
      * RECVs). A queue pair's first request must fit in {@link #SMALL_MESSAGE}; a larger SEND
      * than its buffers hold breaks the queue pair, as a NIC's receive length error does.
@@ -116,6 +127,15 @@ public interface RdmaDevice extends AutoCloseable {
          */
         default int messageBytes() {
             return MAX_MESSAGE;
+        }
+
+        /**
+         * Whether the peer has passed what this handler asks before it serves (the master's
+         * handshake); a queue pair still unauthenticated {@link #HANDSHAKE_MS} after it
+         * connected is closed. Handlers without a handshake are authenticated from the start.
+         */
+        default boolean authenticated() {
+            return true;
         }
 
         /** The queue pair ended (its peer closed, or died). */

@@ -264,6 +264,37 @@ abstract class DeviceContract {
         }
     }
 
+    /**
+     * A queue pair whose handler has not authenticated it within the handshake's bound is
+     * closed by the listener; one that authenticated in time stays, however quiet.
+     */
+    @Test
+    void shouldCloseAQueuePairNotAuthenticatedWithinTheHandshakesBound() throws InterruptedException {
+        RdmaDevice.Listener listener = listen(() -> new RdmaDevice.RequestHandler() {
+            private volatile boolean authenticated;
+
+            @Override
+            public void handle(ByteBuffer request, ByteBuffer response) {
+                authenticated |= request.remaining() == 1; // a one-byte request is the proof
+                response.order(ByteOrder.LITTLE_ENDIAN).putInt(request.remaining());
+            }
+
+            @Override
+            public boolean authenticated() {
+                return authenticated;
+            }
+        });
+        try (QueuePair stranger = connect(listener); QueuePair member = connect(listener)) {
+            assertEquals(2, stranger.call(ByteBuffer.allocate(2), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "served meanwhile");
+            assertEquals(1, member.call(ByteBuffer.allocate(1), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+            Thread.sleep(RdmaDevice.HANDSHAKE_MS + 1_000);
+            RStoreException e = assertThrows(RStoreException.class, () -> stranger.call(ByteBuffer.allocate(2), 10_000),
+                    "still unauthenticated past the bound: closed");
+            assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
+            assertEquals(3, member.call(ByteBuffer.allocate(3), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "authenticated: kept");
+        }
+    }
+
     @Test
     void shouldCloseAtOnceWithListenersAndConnectionsOpen() {
         RdmaDevice.Listener listener = listen((request, response) -> { });

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,6 +59,7 @@ class RdmaControlTest {
         assertEquals(ErrorCode.OVERLOADED, refused.code());
         assertTrue(refused.getMessage().contains(MessageBudget.SETTING) && refused.getMessage().contains("2 connections"), refused.getMessage());
         assertEquals(RdmaDevice.SMALL_MESSAGE, third.messageBytes(), "a refused connection keeps its small buffers");
+        assertTrue(first.authenticated() && !third.authenticated(), "a refused connection is closed at the handshake's bound");
         ByteBuffer frame = ByteBuffer.wrap(new byte[] {1, 2, 3});
         assertThrows(RStoreException.class, () -> Handshake.checkVerdict(answer(third, frame.duplicate()), "master"),
                 "a refused connection is refused again, its frames never served");
@@ -81,6 +83,7 @@ class RdmaControlTest {
         byte[] nonce = Handshake.readChallenge(answer(stranger, hello()), "master");
         assertNotNull(nonce, "a secret is asked for");
         assertEquals(RdmaDevice.SMALL_MESSAGE, stranger.messageBytes());
+        assertFalse(stranger.authenticated());
         RStoreException wrong = assertThrows(RStoreException.class,
                 () -> Handshake.checkVerdict(answer(stranger, Handshake.proofFrame("guess", nonce)), "master"));
         assertEquals(ErrorCode.UNAUTHORIZED, wrong.code());
@@ -90,6 +93,8 @@ class RdmaControlTest {
         byte[] memberNonce = Handshake.readChallenge(answer(member, hello()), "master");
         Handshake.checkVerdict(answer(member, Handshake.proofFrame("s3cret", memberNonce)), "master");
         assertEquals(RdmaDevice.MAX_MESSAGE, member.messageBytes(), "the budget was left whole by the stranger");
+        assertTrue(member.authenticated());
+        assertFalse(stranger.authenticated(), "a wrong proof leaves it unauthenticated, to be closed at the bound");
 
         RdmaDevice.RequestHandler late = RdmaControl.serving(echo, "s3cret", budget);
         byte[] lateNonce = Handshake.readChallenge(answer(late, hello()), "master");
