@@ -32,7 +32,7 @@ public final class RdmaControl {
         byte[] nonce = Handshake.nonce();
         return new RdmaDevice.RequestHandler() {
             private boolean challenged;
-            private boolean admitted;
+            private volatile boolean admitted; // read by the listener's handshake watchdog too
             private boolean granted; // holds full-size buffers from the budget
             private boolean refused; // the budget was spent when it was admitted
 
