@@ -113,7 +113,8 @@ public final class MemoryEstimate {
             workers.add(new Part("gather: every vertex's degree read a piece at a time", p * Math.min(CarafeGraph.PIECE_BYTES, graph.verticesBytes())));
             store.add(new Part("gather: broadcast segments", 2 * 8 * v));
             workers.add(new Part("gather: the other partitions' broadcasts, mapped", (long) (p - 1) * 2 * 8 * v));
-            perProcess.add(new Part("gather: the gathered values", heap(8 * v + v / 8)));
+            // a program that sends one value each superstep gathers sent bits alone
+            perProcess.add(new Part("gather: the gathered values", heap((program.sendsOneValueEachSuperstep() ? 0 : 8 * v) + v / 8)));
         }
         if (!silent && messaging != Messaging.GATHER) {
             long localPages = (long) p * p * 2 * MailboxLayout.PAGE_BYTES; // an outgoing and an incoming page per partition pair
