@@ -376,23 +376,9 @@ public final class CarafeGraph implements AutoCloseable {
 
     /** The internal id of an original id, or -1: a binary search with one 8-byte read per step. */
     public int vertexId(long originalId) {
-        int lo = 0;
-        int hi = vertexCount() - 1;
         Mapping vertices = vertexRecords();
-        MemorySegment records = vertices.segment();
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            vertices.read(VertexLayout.offset(mid) + VertexLayout.ORIGINAL_ID, Long.BYTES);
-            long found = VertexLayout.originalId(records, mid);
-            if (found < originalId) {
-                lo = mid + 1;
-            } else if (found > originalId) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -1;
+        return VertexLayout.find(vertices.segment(), vertexCount(), originalId,
+                record -> vertices.read(VertexLayout.offset(record) + VertexLayout.ORIGINAL_ID, Long.BYTES));
     }
 
     /** A handle on vertex {@code id} (its record read). */

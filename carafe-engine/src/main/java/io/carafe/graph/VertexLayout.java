@@ -2,6 +2,7 @@ package io.carafe.graph;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.function.IntConsumer;
 
 /**
  * One vertex record; the vertex array is these records in internal-id order, so record
@@ -46,6 +47,29 @@ public final class VertexLayout {
 
     public static int degree(MemorySegment records, long vertex) {
         return records.get(INT, offset(vertex) + DEGREE);
+    }
+
+    /**
+     * The internal id of {@code originalId} among the first {@code count} records, or -1:
+     * records are in original id order, so a binary search. {@code beforeProbe} is told each
+     * record before its original id is read (a mapping in RStore reads those 8 bytes then).
+     */
+    public static int find(MemorySegment records, int count, long originalId, IntConsumer beforeProbe) {
+        int lo = 0;
+        int hi = count - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            beforeProbe.accept(mid);
+            long found = originalId(records, mid);
+            if (found < originalId) {
+                lo = mid + 1;
+            } else if (found > originalId) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
     }
 
     public static void write(MemorySegment records, long vertex, long originalId, long firstEdge, int degree) {

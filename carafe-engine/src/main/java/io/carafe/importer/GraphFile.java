@@ -92,21 +92,7 @@ public final class GraphFile implements AutoCloseable {
 
     /** The internal id of {@code originalId}, or -1: the vertex records are in original id order. */
     public int vertexId(long originalId) {
-        MemorySegment records = vertices();
-        int lo = 0;
-        int hi = (int) header.vertexCount() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            long found = VertexLayout.originalId(records, mid);
-            if (found < originalId) {
-                lo = mid + 1;
-            } else if (found > originalId) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -1;
+        return VertexLayout.find(vertices(), (int) header.vertexCount(), originalId, record -> { }); // the file is in memory
     }
 
     @Override
