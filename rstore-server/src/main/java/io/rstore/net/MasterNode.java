@@ -63,7 +63,9 @@ public final class MasterNode implements AutoCloseable {
         this.rdma = rdma;
         MessageBudget messageBudget = new MessageBudget(limits.rdmaMessageBytes());
         this.rdmaListener = rdma == null ? null : rdma.listen(new InetSocketAddress(bind.getAddress(), rdmaPort),
-                () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required, messageBudget));
+                () -> RdmaControl.serving(service.connection(registrationRefused(null, required, remoteServers)), required, messageBudget),
+                new RdmaDevice.ListenerLimits(limits.maxConnections(), limits.maxPendingHandshakes(), limits.maxPendingPerSource(),
+                        limits.handshakeTimeoutMs()));
         this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
             while (!closed) {
                 for (ServerInfo dead : master.checkServers()) { // a warning: stopped on purpose or not, its chunks cannot be reached now

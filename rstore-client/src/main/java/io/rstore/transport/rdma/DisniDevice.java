@@ -13,12 +13,12 @@ import io.rstore.ErrorCode;
 import java.io.File;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -158,10 +158,10 @@ final class DisniDevice implements RdmaDevice {
     }
 
     @Override
-    public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers) {
+    public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers, ListenerLimits limits) {
         try {
             RdmaServerEndpoint<RdmaEndpoint> server = group.createServerEndpoint();
-            AtomicInteger served = new AtomicInteger(); // queue pairs this listener serves
+            QueuePairAdmission admission = new QueuePairAdmission(limits);
             server.bind(at, 128);
             pd = server.getPd();
             int port = ((InetSocketAddress) server.getSrcAddr()).getPort(); // the one rdma_cm chose when asked for 0
@@ -169,18 +169,14 @@ final class DisniDevice implements RdmaDevice {
                 while (!server.isClosed()) {
                     try {
                         DisniQueuePair.Endpoint accepted = (DisniQueuePair.Endpoint) server.accept();
-                        if (served.incrementAndGet() > MAX_CONNECTIONS) {
-                            served.decrementAndGet();
-                            close(accepted); // as a NIC out of queue pairs refuses the connection
-                            continue;
-                        }
                         open.add(accepted);
+                        QueuePairAdmission.Seat seat = admission.arrive(source(accepted), () -> close(accepted));
                         Thread.ofPlatform().name("rdma-responder").daemon().start(() -> {
                             try {
-                                DisniQueuePair.respond(accepted, handlers.get());
+                                DisniQueuePair.respond(accepted, handlers.get(), seat, limits.handshakeMs());
                             } finally {
                                 close(accepted);
-                                served.decrementAndGet();
+                                seat.leave();
                             }
                         });
                     } catch (IOException e) {
@@ -207,6 +203,15 @@ final class DisniDevice implements RdmaDevice {
         } catch (Exception e) {
             throw ErrorCode.CANNOT_LISTEN.exception("the RDMA device cannot listen on " + at + ": " + e.getMessage()
                     + " (soft RDMA devices need the device's address, not 127.0.0.1)");
+        }
+    }
+
+    /** The address a queue pair connected from, or null when the connection manager cannot tell. */
+    private static InetAddress source(DisniQueuePair.Endpoint accepted) {
+        try {
+            return accepted.getDstAddr() instanceof InetSocketAddress peer ? peer.getAddress() : null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -341,9 +341,12 @@ final class DisniQueuePair implements QueuePair {
      * takes too; the wait happens outside it (see {@link Endpoint#awaitCompletion}). So the
      * completion queue is never used after it was destroyed.
      */
-    static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests) {
-        long authenticateBy = System.nanoTime() + RdmaDevice.HANDSHAKE_MS * 1_000_000L;
+    static void respond(Endpoint endpoint, RdmaDevice.RequestHandler requests, QueuePairAdmission.Seat seat, long handshakeMs) {
+        long authenticateBy = System.nanoTime() + handshakeMs * 1_000_000L;
         try (requests) {
+            if (!seat.admit(requests)) {
+                return; // closed for a newer one already, or no place for one more
+            }
             IbvWC[] wcs = {new IbvWC(), new IbvWC(), new IbvWC(), new IbvWC()};
             IbvCQ cq = endpoint.getCqProvider().getCQ();
             SVCPollCq poll = cq.poll(wcs, wcs.length);
@@ -369,6 +372,9 @@ final class DisniQueuePair implements QueuePair {
                         ByteBuffer request = endpoint.receive.duplicate().clear().limit(wcs[i].getByte_len()).order(ByteOrder.LITTLE_ENDIAN);
                         ByteBuffer response = endpoint.send.clear();
                         requests.handle(request, response);
+                        if (!seat.admit(requests)) {
+                            return; // authenticated, but the listener serves as many as it may
+                        }
                         int answered = response.position();
                         int wanted = Math.min(requests.messageBytes(), RdmaDevice.MAX_MESSAGE);
                         if (wanted > endpoint.messageBytes()) { // admitted: full-size buffers before the next request

@@ -6,6 +6,7 @@ import io.rstore.transport.SegmentWindow;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,7 +20,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -39,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  * connection first passes the tcp handshake of docs/protocol.md with the cluster secret the
  * device was made with (within {@link #WIRE_HANDSHAKE_MS}), and is given its message buffers
  * only at its first SEND: before that a connection costs a thread and a few hundred bytes,
- * and at most {@link #MAX_CONNECTIONS} are served at once. Those buffers are a listener's
+ * and a listener admits queue pairs within its {@link ListenerLimits}. Those buffers are a listener's
  * small ones ({@link RdmaDevice#SMALL_MESSAGE}) until the handler asks for more, and a
  * SEND larger than they hold breaks the connection, as on a NIC.
  *
@@ -63,7 +63,6 @@ public final class EmulatedDevice implements RdmaDevice {
             Thread.ofPlatform().name("emulated-rdma-watchdog").daemon().factory());
 
     private final String secret; // empty: none
-    private final AtomicInteger connections = new AtomicInteger();
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<Integer, MemorySegment> regions = new ConcurrentHashMap<>(); // by rkey
     private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
@@ -143,9 +142,10 @@ public final class EmulatedDevice implements RdmaDevice {
     }
 
     @Override
-    public Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers) {
+    public Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers, ListenerLimits limits) {
         try {
             ServerSocketChannel server = ServerSocketChannel.open().bind(at);
+            QueuePairAdmission admission = new QueuePairAdmission(limits);
             Thread.ofPlatform().name("emulated-rdma-accept").daemon().start(() -> {
                 while (server.isOpen()) {
                     SocketChannel peer;
@@ -158,12 +158,8 @@ public final class EmulatedDevice implements RdmaDevice {
                         LockSupport.parkNanos(100_000_000L); // e.g. out of descriptors: the connection waits in the backlog
                         continue;
                     }
-                    if (connections.incrementAndGet() > MAX_CONNECTIONS) {
-                        connections.decrementAndGet();
-                        closeQuietly(peer); // a NIC out of queue pairs refuses the connection
-                        continue;
-                    }
                     open.add(peer);
+                    QueuePairAdmission.Seat seat = admission.arrive(source(peer), () -> closeQuietly(peer));
                     Thread.ofPlatform().name("emulated-rdma-nic").stackSize(256 << 10).daemon().start(() -> {
                         try {
                             if (admitted(peer)) {
@@ -173,13 +169,13 @@ public final class EmulatedDevice implements RdmaDevice {
                                     if (!handler.authenticated()) {
                                         closeQuietly(peer);
                                     }
-                                }, HANDSHAKE_MS, TimeUnit.MILLISECONDS);
-                                serve(peer, handler);
+                                }, limits.handshakeMs(), TimeUnit.MILLISECONDS);
+                                serve(peer, handler, seat);
                             }
                         } finally {
                             open.remove(peer);
                             closeQuietly(peer);
-                            connections.decrementAndGet();
+                            seat.leave();
                         }
                     });
                 }
@@ -201,6 +197,15 @@ public final class EmulatedDevice implements RdmaDevice {
         }
     }
 
+    /** The address a connection came from, or null once it is gone. */
+    private static InetAddress source(SocketChannel peer) {
+        try {
+            return peer.getRemoteAddress() instanceof InetSocketAddress at ? at.getAddress() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** The tcp handshake with this device's secret, bounded; false (and the connection to be closed) unless it passed. */
     private boolean admitted(SocketChannel peer) {
         try {
@@ -213,7 +218,7 @@ public final class EmulatedDevice implements RdmaDevice {
     }
 
     /** The responder: carries out each work request against registered memory, in order. */
-    private void serve(SocketChannel peer, RequestHandler requests) {
+    private void serve(SocketChannel peer, RequestHandler requests, QueuePairAdmission.Seat seat) {
         ByteBuffer header = ByteBuffer.allocateDirect(REQUEST_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer reply = ByteBuffer.allocateDirect(RESPONSE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer message = null; // the receive and send buffers, made at the first SEND: small, as a
@@ -222,6 +227,9 @@ public final class EmulatedDevice implements RdmaDevice {
         ByteBuffer[] replyAndBytes = new ByteBuffer[2];
         SegmentWindow window = new SegmentWindow();
         try (peer; requests) {
+            if (!seat.admit(requests)) {
+                return; // closed for a newer one already, or no place for one more
+            }
             while (true) {
                 header.clear();
                 if (!readFully(peer, header)) {
@@ -247,6 +255,9 @@ public final class EmulatedDevice implements RdmaDevice {
                     }
                     answer.clear();
                     requests.handle(message.flip(), answer);
+                    if (!seat.admit(requests)) {
+                        return; // authenticated, but the listener serves as many as it may
+                    }
                     answer.flip();
                     capacity = Math.max(capacity, Math.min(requests.messageBytes(), RdmaDevice.MAX_MESSAGE)); // before the next SEND
                     respond(peer, reply, replyAndBytes, op, wrId, 0, answer);

@@ -44,10 +44,35 @@ public interface RdmaDevice extends AutoCloseable {
     void deregister(MemoryRegion region);
 
     /**
-     * Accepts queue pairs at {@code at}; the SENDs that arrive on each are answered by a
-     * handler of its own from {@code handlers} (RPC over SEND/RECV), closed when it ends.
+     * Accepts queue pairs at {@code at} within the {@link ListenerLimits#DEFAULT} limits; the
+     * SENDs that arrive on each are answered by a handler of its own from {@code handlers}
+     * (RPC over SEND/RECV), closed when it ends.
      */
-    Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers);
+    default Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers) {
+        return listen(at, handlers, ListenerLimits.DEFAULT);
+    }
+
+    /** As {@link #listen(InetSocketAddress, Supplier)}, admitting queue pairs within {@code limits}. */
+    Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers, ListenerLimits limits);
+
+    /**
+     * What a listener admits ({@link QueuePairAdmission}): at most {@code maxConnections}
+     * queue pairs whose handler authenticated them; apart from those, at most
+     * {@code maxPending} still in their handshake ({@code maxPendingPerSource} from one
+     * source address), each closed when its handler has not authenticated it
+     * {@code handshakeMs} after it connected. The master's listener takes the daemon's
+     * rstore.net limits, which bound its tcp listener the same way.
+     */
+    record ListenerLimits(int maxConnections, int maxPending, int maxPendingPerSource, long handshakeMs) {
+        public static final ListenerLimits DEFAULT = new ListenerLimits(MAX_CONNECTIONS, 1024, 256, HANDSHAKE_MS);
+
+        public ListenerLimits {
+            if (maxConnections < 1 || maxPending < 1 || maxPendingPerSource < 1 || handshakeMs < 1) {
+                throw new IllegalArgumentException("a listener's limits must be positive: " + maxConnections + " queue pairs, " + maxPending
+                        + " pending, " + maxPendingPerSource + " pending from one source, " + handshakeMs + " ms handshake");
+            }
+        }
+    }
 
     /** A reliable connection to a listener, bounded by {@code timeoutMs}; its completions go to {@code sink}. */
     QueuePair connect(InetSocketAddress peer, long timeoutMs, QueuePair.CompletionSink sink);
@@ -101,13 +126,13 @@ public interface RdmaDevice extends AutoCloseable {
 
     /**
      * How long a listener keeps a queue pair whose handler has not authenticated it
-     * ({@link RequestHandler#authenticated}), from its connection on: then it closes it, so
-     * silent or slow peers cannot hold queue pairs, threads and buffers (the tcp
-     * handshake's default bound, rstore.net.handshake-timeout).
+     * ({@link RequestHandler#authenticated}), from its connection on, unless its limits say
+     * otherwise: then it closes it, so silent or slow peers cannot hold queue pairs, threads
+     * and buffers (the tcp handshake's default bound, rstore.net.handshake-timeout).
      */
     long HANDSHAKE_MS = 5_000;
 
-    /** Queue pairs a listener serves at once; one more is closed as it connects, as a NIC out of queue pairs refuses it. */
+    /** Authenticated queue pairs a listener serves at once unless its limits say otherwise; one more is closed, as a NIC out of queue pairs refuses it. */
     int MAX_CONNECTIONS = 4096;
 
     /**

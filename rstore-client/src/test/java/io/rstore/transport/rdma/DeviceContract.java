@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -292,6 +293,79 @@ abstract class DeviceContract {
                     "still unauthenticated past the bound: closed");
             assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
             assertEquals(3, member.call(ByteBuffer.allocate(3), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "authenticated: kept");
+        }
+    }
+
+    /**
+     * Queue pairs that never authenticate have a budget of their own: past it the one that
+     * waited longest is closed for the newcomer, so a flood of them neither keeps a client
+     * that authenticates out nor takes its place once it is in. Past the authenticated
+     * limit, one more is closed.
+     */
+    @Test
+    void shouldKeepUnauthenticatedQueuePairsToABudgetOfTheirOwn() {
+        RdmaDevice.ListenerLimits limits = new RdmaDevice.ListenerLimits(2, 3, 3, 60_000);
+        RdmaDevice.Listener listener = server.listen(new InetSocketAddress(address(), 0), () -> new RdmaDevice.RequestHandler() {
+            private volatile boolean authenticated;
+
+            @Override
+            public void handle(ByteBuffer request, ByteBuffer response) {
+                authenticated |= request.remaining() == 1; // a one-byte request is the proof
+                response.order(ByteOrder.LITTLE_ENDIAN).putInt(request.remaining());
+            }
+
+            @Override
+            public boolean authenticated() {
+                return authenticated;
+            }
+        }, limits);
+        List<QueuePair> open = new ArrayList<>();
+        try {
+            List<QueuePair> flood = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                flood.add(connect(listener));
+            }
+            open.addAll(flood);
+            QueuePair member = connect(listener); // closes the oldest silent one left, and authenticates at once
+            open.add(member);
+            assertEquals(1, member.call(ByteBuffer.allocate(1), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+            for (int i = 0; i < 6; i++) {
+                open.add(connect(listener));
+            }
+            assertEquals(3, member.call(ByteBuffer.allocate(3), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "authenticated: kept");
+            for (QueuePair first : flood.subList(0, 3)) {
+                awaitClosed(first, "a silent queue pair past the pending budget, for newer ones");
+            }
+            QueuePair newest = open.getLast();
+            assertEquals(2, newest.call(ByteBuffer.allocate(2), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "the newest is served");
+
+            QueuePair second = connect(listener);
+            open.add(second);
+            assertEquals(1, second.call(ByteBuffer.allocate(1), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "the second one to authenticate");
+            QueuePair third = connect(listener);
+            open.add(third);
+            RStoreException e = assertThrows(RStoreException.class, () -> third.call(ByteBuffer.allocate(1), 10_000),
+                    "a third one to authenticate is past the limit of two");
+            assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code());
+            assertEquals(4, member.call(ByteBuffer.allocate(4), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+            assertEquals(5, second.call(ByteBuffer.allocate(5), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0));
+        } finally {
+            open.forEach(QueuePair::close);
+        }
+    }
+
+    /** Waits (bounded) until {@code qp}'s listener has closed it: a call then fails as the peer went away. */
+    private static void awaitClosed(QueuePair qp, String what) {
+        long deadline = System.nanoTime() + FLUSH_BOUND_MS * 1_000_000L;
+        while (true) {
+            try {
+                qp.call(ByteBuffer.allocate(2), FLUSH_BOUND_MS);
+            } catch (RStoreException e) {
+                assertEquals(ErrorCode.SERVER_UNAVAILABLE, e.code(), e.getMessage());
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, what + ": still served " + FLUSH_BOUND_MS + " ms on");
+            LockSupport.parkNanos(50_000_000L);
         }
     }
 

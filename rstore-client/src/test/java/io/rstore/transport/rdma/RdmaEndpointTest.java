@@ -79,8 +79,8 @@ class RdmaEndpointTest {
         }
 
         @Override
-        public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers) {
-            return live.listen(at, handlers);
+        public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers, ListenerLimits limits) {
+            return live.listen(at, handlers, limits);
         }
 
         @Override
