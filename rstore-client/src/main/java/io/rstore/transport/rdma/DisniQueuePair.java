@@ -330,8 +330,14 @@ final class DisniQueuePair implements QueuePair {
         }
     }
 
-    /** How long a responder blocks for a completion before it looks whether its connection was closed. */
+    /**
+     * How long a responder blocks for a completion before it looks whether its connection was
+     * closed or its handshake's bound passed: 50 ms after a request, doubling while none
+     * comes up to 1 s, so that thousands of idle queue pairs cost a wake-up a second each,
+     * not twenty. A close wakes it sooner: the disconnect flushes the posted receive.
+     */
     private static final int EVENT_WAIT_MS = 50;
+    private static final int IDLE_WAIT_MS = 1_000;
 
     /**
      * The server's side of an accepted connection: answers each request that arrives, until
@@ -353,6 +359,7 @@ final class DisniQueuePair implements QueuePair {
             SVCReqNotify arm = cq.reqNotification(false);
             SVCPostSend send = endpoint.postSend(workRequest(IbvSendWR.IBV_WR_SEND, endpoint.sendMr.getAddr(), 0, endpoint.sendMr.getLkey()));
             boolean armed = false;
+            int waitMs = EVENT_WAIT_MS;
             while (true) {
                 synchronized (endpoint) {
                     if (endpoint.closing()) {
@@ -388,6 +395,7 @@ final class DisniQueuePair implements QueuePair {
                         send.execute();
                     }
                     if (n > 0) {
+                        waitMs = EVENT_WAIT_MS;
                         continue;
                     }
                     if (!armed) { // ask for an event, then poll once more: a completion may have come before the request
@@ -399,8 +407,10 @@ final class DisniQueuePair implements QueuePair {
                 if (!requests.authenticated() && System.nanoTime() - authenticateBy > 0) {
                     return; // the handshake's bound passed: the connection ends
                 }
-                if (endpoint.awaitCompletion(cq, EVENT_WAIT_MS)) { // outside the monitor: close and the CM's events must get it
+                if (endpoint.awaitCompletion(cq, waitMs)) { // outside the monitor: close and the CM's events must get it
                     armed = false;
+                } else {
+                    waitMs = Math.min(2 * waitMs, IDLE_WAIT_MS);
                 }
             }
         } catch (IOException | RuntimeException e) {
