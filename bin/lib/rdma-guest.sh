@@ -91,13 +91,15 @@ junit() { # the device contract, RdmaDeviceTest, the conformance suite (barrier 
         for class in ${only//,/ }; do selection+=(--select-class "$class"); done
     else
         selection=(--select-class io.rstore.transport.rdma.DisniDeviceTest --select-class io.rstore.net.RdmaDeviceTest
-            --select-package io.rstore.conformance)
+            --select-class io.rstore.net.ServerKilledTest --select-package io.rstore.conformance)
     fi
     # emulation is many times slower than a machine: the tests' own bounds stretch, the guest's budget bounds all;
     # a thread dump every 10 minutes shows where a slow run spends it
+    # one class path for the launcher and the tests, so that a test's own JVMs (ServerKilledTest's daemons) get it too
+    local launcher=("$results"/junit-platform-console-standalone-*.jar)
     RSTORE_TEST_TRANSPORTS=disni RSTORE_TEST_TIME_SCALE=10 "$java" "${jvm_options[@]}" -Xmx2g -Djunit.jupiter.execution.timeout.mode=disabled \
-        -jar "$results"/junit-platform-console-standalone-*.jar execute --disable-banner --details=tree --disable-ansi-colors \
-        --class-path "$root/rstore-client/target/test-classes:$root/rstore-server/target/test-classes:$root/rstore-server/target/classes:$(cat "$results/classpath")" \
+        -cp "${launcher[0]}:$root/rstore-client/target/test-classes:$root/rstore-server/target/test-classes:$root/rstore-server/target/classes:$(cat "$results/classpath")" \
+        org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=tree --disable-ansi-colors \
         "${selection[@]}" > >(tee "$report") 2>&1 &
     local pid=$! status
     ( while kill -0 "$pid" 2>/dev/null; do sleep 600; kill -0 "$pid" 2>/dev/null && "$JAVA_HOME/bin/jcmd" "$pid" Thread.print; done ) &

@@ -3,6 +3,7 @@ package io.rstore.net;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,9 +17,18 @@ import java.util.regex.Pattern;
 final class JavaProcesses implements AutoCloseable {
     private final List<Process> started = new ArrayList<>();
 
+    /**
+     * Starts {@code main} in a JVM of its own as bin/ starts one (DiSNI reads buffers' addresses
+     * through sun.nio.ch), with this one's class path and native library path (libdisni, where
+     * a test runs on a real device) and its JIT tier where one was set (bin/test-rdma's guest
+     * keeps to C1 under emulation).
+     */
     Process start(String main, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"), main));
+                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx256m",
+                "-Djava.library.path=" + System.getProperty("java.library.path")));
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-XX:TieredStopAtLevel=")).forEach(command::add);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         started.add(p);
