@@ -154,21 +154,26 @@ elif [ "$mode" = test ]; then
     step "carafe pagerank on wiki-Vote, worker processes over rdma, verified" pagerank_with_worker_processes
     stop_daemons
 else
-    perftest() { # NAME ARGS...: server and client of one perftest tool over rxe0, in this guest
+    perftest() { # NAME ARGS...: server and client of one perftest tool over rxe0, in this guest; the client's report kept
         local tool=$1
         shift
         "$tool" -d rxe0 "$@" > /tmp/perftest-server.txt 2>&1 &
         sleep 2
-        "$tool" -d rxe0 "$@" "$address"
-        local status=$?
+        "$tool" -d rxe0 "$@" "$address" | tee "$results/$tool.txt"
+        local status=${PIPESTATUS[0]}
         wait
         return $status
+    }
+    rstore_bench() {
+        bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --control-max 1MiB --bandwidth-max 1MiB \
+            --bandwidth-bytes 512MiB --in-flight 1,16 --format json > "$results/rstore-bench.json" || return 1
+        "$java" -XX:TieredStopAtLevel=1 -cp "$(bin/classpath)" io.rstore.bench.PerftestComparison "$results/ib_read_lat.txt" \
+            "$results/ib_read_bw.txt" "$results/rstore-bench.json" "$results/rdma-bench.json"
     }
     step "ib_read_lat 8 bytes" perftest ib_read_lat -s 8 -n 2000
     step "ib_read_bw 1 MiB" perftest ib_read_bw -s 1048576 -n 200
     step "daemons" start_daemons
-    step "rstore bench --cluster rstore+rdma:// (8-byte reads, bandwidth)" \
-        bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --control-max 1MiB --bandwidth-max 1MiB --bandwidth-bytes 512MiB --in-flight 1,16
+    step "rstore bench --cluster rstore+rdma:// beside perftest, this boot" rstore_bench
     stop_daemons
 fi
 finish

@@ -261,11 +261,12 @@ final class BenchCommand implements Callable<Integer> {
                     barrier.at("/roundNanos/p99").asDouble() / 1000);
         }
         out.println();
-        out.println("Bandwidth (GB/s = 10^9 bytes per second)");
+        // MB/s with a decimal, not GB/s with two: a soft device's tens of MB/s read as figures, not as 0.04
+        out.println("Bandwidth (MB/s = 10^6 bytes per second)");
         out.printf("%6s %10s %9s %10s %12s %8s%n", "op", "size", "in flight", "rstore", "plain copy", "ratio");
         for (JsonNode row : r.get("bandwidth")) {
-            out.printf("%6s %10s %9d %10.2f %12.2f %7.0f%%%n", row.get("op").asText(), Units.bytes(row.get("bytes").asLong()),
-                    row.get("inFlight").asInt(), row.get("rstoreGBps").asDouble(), row.get("plainCopyGBps").asDouble(),
+            out.printf("%6s %10s %9d %10.1f %12.1f %7.1f%%%n", row.get("op").asText(), Units.bytes(row.get("bytes").asLong()),
+                    row.get("inFlight").asInt(), 1000 * row.get("rstoreGBps").asDouble(), 1000 * row.get("plainCopyGBps").asDouble(),
                     100 * row.get("ratio").asDouble());
         }
     }
