@@ -5,6 +5,7 @@ import io.rstore.transport.Endpoint;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * Completion of one asynchronous operation, which a transport may carry out as several
@@ -52,7 +53,7 @@ public final class Completion {
             }
         }
         if (driverCount == drivers.length) {
-            drivers = java.util.Arrays.copyOf(drivers, driverCount * 2); // once, for a batch over many servers
+            drivers = Arrays.copyOf(drivers, driverCount * 2); // once, for a batch over many servers
         }
         drivers[driverCount++] = endpoint;
     }

@@ -9,6 +9,7 @@ import io.rstore.transport.Endpoint;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -194,8 +195,8 @@ public final class Mapping implements AutoCloseable {
     }
 
     /** {@link #persist} on a virtual thread: the future completes when the range is durable, or with the error. */
-    public java.util.concurrent.CompletableFuture<Void> persistAsync(long offset, long length) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    public CompletableFuture<Void> persistAsync(long offset, long length) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
         Thread.ofVirtual().name("rstore-persist").start(() -> {
             try {
                 persist(offset, length);

@@ -3,6 +3,8 @@ package io.rstore;
 import com.codahale.metrics.MetricRegistry;
 import io.rstore.internal.ClientMetrics;
 import io.rstore.memory.LocalMemory;
+import io.rstore.protocol.ClientInfo;
+import io.rstore.protocol.ClusterInfo;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.ServerInfo;
@@ -152,12 +154,12 @@ public final class RStore implements AutoCloseable {
     }
 
     /** The master's version, uptime and the age of each memory server's last heartbeat. */
-    public io.rstore.protocol.ClusterInfo clusterInfo() {
+    public ClusterInfo clusterInfo() {
         return rpc("clusterInfo", master::clusterInfo);
     }
 
     /** The cluster's client sessions, with the mapping references each holds. */
-    public List<io.rstore.protocol.ClientInfo> clients() {
+    public List<ClientInfo> clients() {
         return rpc("clients", master::clients);
     }
 

@@ -10,16 +10,18 @@ import io.carafe.graph.CarafeGraph;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -88,8 +90,8 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        boolean json = io.rstore.cli.JsonReport.json(format); // checked before anything is loaded
-        ObjectNode result = io.rstore.cli.JsonReport.header(spec);
+        boolean json = JsonReport.json(format); // checked before anything is loaded
+        ObjectNode result = JsonReport.header(spec);
         if (kernels != null) {
             boolean allRan;
             try {
@@ -102,7 +104,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                io.rstore.cli.JsonReport.print(result, out);
+                JsonReport.print(result, out);
             } else {
                 KernelBench.print(result, out);
             }
@@ -164,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
             }
         } finally {
             try (Stream<Path> files = Files.walk(scratch)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         print(result);
@@ -192,7 +194,7 @@ final class BenchCommand implements Callable<Integer> {
     private void print(ObjectNode r) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {
-            io.rstore.cli.JsonReport.print(r, out);
+            JsonReport.print(r, out);
         } else {
             out.printf("Carafe bench: %s, %,d vertices, %,d edges%n%n", r.get("graph").asText(), r.get("vertices").asLong(), r.get("edges").asLong());
             var i = r.get("import");

@@ -1,22 +1,24 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Bfs;
 import io.carafe.algorithms.online.DirectionOptimizingBfs;
 import io.carafe.algorithms.online.Parallel;
 import io.carafe.algorithms.online.ResidentGraph;
 import io.carafe.algorithms.online.Verifier;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 
@@ -68,7 +70,7 @@ final class BfsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--workers must be >= 1, was " + threads);
         }
         // with --format json the lines for people go nowhere and the report is printed at the end
-        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);
         int exit = 0;
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
@@ -112,7 +114,7 @@ final class BfsCommand implements Callable<Integer> {
                     Output.count(maxDepth + 1, "level"), maxDepth);
             times.put("compute", r.seconds());
             report.put("reached", r.verticesReached()).put("edgesExplored", r.edgesExplored()).put("maxDepth", maxDepth);
-            com.fasterxml.jackson.databind.node.ArrayNode levels = report.putArray("verticesPerLevel");
+            ArrayNode levels = report.putArray("verticesPerLevel");
             for (int level = 0; level <= maxDepth; level++) {
                 out.printf("  level %d: %,d%n", level, perLevel[level]);
                 levels.add(perLevel[level]);

@@ -6,8 +6,10 @@ import io.carafe.importer.GraphImportException;
 import io.carafe.pregel.MemoryLimitException;
 import io.carafe.pregel.PregelException;
 import io.rstore.RStoreException;
-import picocli.CommandLine;
+import io.rstore.cli.ShortUsageErrors;
+import io.rstore.config.Logs;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +45,7 @@ public final class CarafeCli implements Runnable {
     }
 
     static {
-        io.rstore.config.Logs.toStderr(); // stdout carries the results
+        Logs.toStderr(); // stdout carries the results
     }
 
     public static void main(String[] args) {
@@ -53,7 +55,7 @@ public final class CarafeCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new CarafeCli());
         cli.setExecutionExceptionHandler(CarafeCli::handle);
-        cli.setParameterExceptionHandler(new io.rstore.cli.ShortUsageErrors("carafe"));
+        cli.setParameterExceptionHandler(new ShortUsageErrors("carafe"));
         return cli;
     }
 

@@ -7,6 +7,9 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
 @Command(name = "cdlp",
         mixinStandardHelpOptions = true,
         header = "Community detection by label propagation (LDBC Graphalytics CDLP) on the Pregel engine.",
@@ -47,8 +50,8 @@ final class CdlpCommand extends ProgramCommand {
         LongOpenHashSet labels = new LongOpenHashSet();
         try {
             run.result.forEachValue((v, value) -> labels.add(value.getLong(0)));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         run.summary.put("iterations", iterations);
         run.summary.put("communities", labels.size());

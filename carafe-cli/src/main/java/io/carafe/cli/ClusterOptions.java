@@ -2,11 +2,14 @@ package io.carafe.cli;
 
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.cli.Secrets;
 import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
 import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** The RStore cluster a command runs on: embedded (the default) with its shape. */
 final class ClusterOptions {
@@ -40,8 +43,8 @@ final class ClusterOptions {
             return RStore.connect(cluster, settings);
         }
         if (reachableByOtherProcesses) {
-            java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
-            served = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), java.nio.file.Files.isDirectory(shm) ? shm : null);
+            Path shm = Path.of("/dev/shm");
+            served = NetworkCluster.start(settings, new InetSocketAddress("127.0.0.1", 0), Files.isDirectory(shm) ? shm : null);
             return RStore.connect("rstore://127.0.0.1:" + served.port(), settings); // auto: shm to servers on this host
         }
         return RStore.embedded(settings);
@@ -70,7 +73,7 @@ final class ClusterOptions {
                 .withMemoryServers(memoryServers)
                 .withChunkSizeBytes(chunk)
                 .withServerCapacityBytes(64L << 30)
-                .withClusterSecret(io.rstore.cli.Secrets.fromEnvironment()); // worker processes inherit it
+                .withClusterSecret(Secrets.fromEnvironment()); // worker processes inherit it
     }
 
     void stop() {

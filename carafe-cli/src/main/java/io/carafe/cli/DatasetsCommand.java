@@ -3,14 +3,19 @@ package io.carafe.cli;
 import io.carafe.datasets.Dataset;
 import io.carafe.datasets.DatasetCatalog;
 import io.carafe.datasets.Datasets;
+import io.carafe.datasets.Generator;
+import io.carafe.datasets.NamedGraphs;
+import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
+import io.rstore.cli.JsonReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -36,14 +41,14 @@ final class DatasetsCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+        @CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
         String format;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            if (io.rstore.cli.JsonReport.json(format)) {
-                var report = io.rstore.cli.JsonReport.header(spec);
+            if (JsonReport.json(format)) {
+                var report = JsonReport.header(spec);
                 var list = report.putArray("datasets");
                 for (Dataset d : DatasetCatalog.load().entries()) {
                     var entry = list.addObject().put("name", d.name()).put("kind", d.generated() ? "generated" : (d.undirected() ? "undirected" : "directed"))
@@ -51,7 +56,7 @@ final class DatasetsCommand implements Runnable {
                     Datasets.findLocal(d).ifPresentOrElse(p -> entry.put("localFile", p.toString()), () -> entry.putNull("localFile"));
                 }
                 report.put("downloadDir", Datasets.dataDir().toString()).put("cacheDir", Datasets.cacheDir().toString());
-                io.rstore.cli.JsonReport.print(report, out);
+                JsonReport.print(report, out);
                 return 0;
             }
             out.printf("%-22s %-10s %12s %14s  %s%n", "name", "kind", "vertices", "edge lines", "here");
@@ -128,7 +133,7 @@ final class DatasetsCommand implements Runnable {
                 vertices = d.vertices();
                 edges = d.edgeLines();
             } else if ("grid".equals(kind) && vertices != null && edges == null) {
-                edges = io.carafe.datasets.Generator.gridEdges(vertices);
+                edges = Generator.gridEdges(vertices);
             } else if (kind == null || vertices == null || edges == null) {
                 throw new IllegalArgumentException("give a generated dataset's NAME, or --kind, --vertices and --edges (and a NAME to use it by)");
             }
@@ -138,7 +143,7 @@ final class DatasetsCommand implements Runnable {
             Path cache = cacheDir != null ? cacheDir : Datasets.cacheDir();
             GraphImporter.Imported imported = GraphImporter.generate(kind, vertices, edges, seed, ImportOptions.defaults(), cache, System.err);
             if (naming) {
-                io.carafe.datasets.NamedGraphs.name(cache, name, new io.carafe.datasets.NamedGraphs.Spec(kind, vertices, edges, seed));
+                NamedGraphs.name(cache, name, new NamedGraphs.Spec(kind, vertices, edges, seed));
             }
             PrintWriter out = spec.commandLine().getOut();
             try (GraphFile g = imported.file()) {
@@ -181,7 +186,7 @@ final class DatasetsCommand implements Runnable {
                 try (Output file = new Output(vertexFile)) {
                     Writer w = file.writer();
                     for (long v = 0; v < n; v++) {
-                        w.write(Long.toString(io.carafe.graph.VertexLayout.originalId(g.vertices(), v)));
+                        w.write(Long.toString(VertexLayout.originalId(g.vertices(), v)));
                         w.write('\n');
                     }
                     file.commit();

@@ -1,18 +1,20 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Dijkstra;
 import io.carafe.algorithms.online.Verifier;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.concurrent.Callable;
 
 @Command(name = "dijkstra",
@@ -42,7 +44,7 @@ final class DijkstraCommand implements Callable<Integer> {
         Output.check(query.output, "-o");
         cluster.settings();
         // with --format json the lines for people go nowhere and the report is printed at the end
-        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : spec.commandLine().getOut();
         ObjectNode report = JsonReport.header(spec);
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             report.put("algorithm", "dijkstra").put("method", "online").put("graph", g.name()).put("vertices", g.graph().vertexCount())
@@ -72,7 +74,7 @@ final class DijkstraCommand implements Callable<Integer> {
                 } else {
                     report.put("distance", d);
                 }
-                com.fasterxml.jackson.databind.node.ArrayNode ids = report.putArray("path");
+                ArrayNode ids = report.putArray("path");
                 for (int v : r.path(t)) {
                     ids.add(ResolvedGraph.json(g.label(v)));
                 }

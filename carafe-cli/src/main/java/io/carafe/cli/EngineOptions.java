@@ -1,10 +1,24 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.carafe.datasets.Datasets;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelJob;
+import io.rstore.cli.JsonReport;
+import io.rstore.config.Units;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
 
 /** How a Pregel job runs and reports: shared by pagerank, sssp and wcc. */
 final class EngineOptions {
@@ -83,12 +97,12 @@ final class EngineOptions {
     Path resumeCheckpoints;
 
     /** Options only the Pregel engine reads: a kernel on threads of the command's process refuses them rather than ignore them. */
-    private static final java.util.List<String> ENGINE_ONLY = java.util.List.of("--worker-processes", "--worker-launcher", "--messaging",
+    private static final List<String> ENGINE_ONLY = List.of("--worker-processes", "--worker-launcher", "--messaging",
             "--partition-weights", "--neighbourhood-cache", "--superstep-timeout", "--checkpoint-every", "--checkpoint-dir", "--max-restarts", "--metrics",
             "--resume-checkpoints", "--max-supersteps", "--max-memory", "--estimate");
 
     /** Refuses, naming --algorithm pregel, the engine's options given to {@code algorithm}'s kernel {@code method}, which runs in this process. */
-    static void refuseEngineOnly(picocli.CommandLine.Model.CommandSpec command, String method, String algorithm) {
+    static void refuseEngineOnly(CommandLine.Model.CommandSpec command, String method, String algorithm) {
         var parsed = command.commandLine().getParseResult();
         for (String option : ENGINE_ONLY) {
             if (parsed.hasMatchedOption(option)) {
@@ -107,7 +121,7 @@ final class EngineOptions {
     }
 
     private static Path checkpointDir(Path given) {
-        return (given != null ? given : io.carafe.datasets.Datasets.checkpointDir()).toAbsolutePath();
+        return (given != null ? given : Datasets.checkpointDir()).toAbsolutePath();
     }
 
     /**
@@ -116,12 +130,12 @@ final class EngineOptions {
      * time) is made and {@code commandLine} recorded in it, so that carafe resume can run
      * the command again from its latest checkpoint if this process dies.
      */
-    PregelJob.Recovery recovery(String graph, java.util.List<String> commandLine, java.io.PrintStream err) {
+    PregelJob.Recovery recovery(String graph, List<String> commandLine, PrintStream err) {
         checkRecovery();
         if (checkpointEvery == 0) {
             return PregelJob.Recovery.NONE;
         }
-        java.util.function.Consumer<PregelJob.Restart> tell = r -> {
+        Consumer<PregelJob.Restart> tell = r -> {
             if (r.failedInSuperstep() < 0) {
                 err.printf("resuming the job from the checkpoint of superstep %d%n", r.resumedFrom());
             } else {
@@ -132,13 +146,13 @@ final class EngineOptions {
         if (resumeCheckpoints != null) {
             return new PregelJob.Recovery(checkpointEvery, resumeCheckpoints.toAbsolutePath(), maxRestarts, tell, true);
         }
-        String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path job = checkpointDir(checkpointDir).resolve(graph.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + stamp + "-" + ProcessHandle.current().pid());
         try {
-            java.nio.file.Files.createDirectories(job);
-            new com.fasterxml.jackson.databind.ObjectMapper().writeValue(job.resolve(COMMAND_FILE).toFile(), commandLine);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot make the checkpoint directory " + job + ": " + e.getMessage(), e);
+            Files.createDirectories(job);
+            new ObjectMapper().writeValue(job.resolve(COMMAND_FILE).toFile(), commandLine);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the checkpoint directory " + job + ": " + e.getMessage(), e);
         }
         err.printf("checkpoints every %d supersteps in %s (should this command die: carafe resume --job %s)%n", checkpointEvery, job,
                 job.getFileName());
@@ -159,11 +173,11 @@ final class EngineOptions {
     }
 
     /** --worker-launcher's words for worker {@code index}; empty without one. */
-    java.util.List<String> launcher(int index) {
+    List<String> launcher(int index) {
         if (workerLauncher == null) {
-            return java.util.List.of();
+            return List.of();
         }
-        return java.util.Arrays.stream(workerLauncher.trim().split("\\s+")).filter(w -> !w.isEmpty())
+        return Arrays.stream(workerLauncher.trim().split("\\s+")).filter(w -> !w.isEmpty())
                 .map(w -> w.replace("{index}", Integer.toString(index))).toList();
     }
 
@@ -180,7 +194,7 @@ final class EngineOptions {
     }
 
     PregelJob.Options options(long maxSupersteps) {
-        io.rstore.cli.JsonReport.json(format);
+        JsonReport.json(format);
         if (partitionWeights.length != 2) {
             throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
         }
@@ -204,7 +218,7 @@ final class EngineOptions {
             case "hybrid" -> Messaging.HYBRID;
             default -> throw new IllegalArgumentException("--messaging must be auto, push, gather or hybrid, was " + messaging);
         };
-        long cache = neighbourhoodCache == null ? PregelJob.Options.DEFAULT_NEIGHBOURHOOD_CACHE_BYTES : io.rstore.config.Units.parseBytes(neighbourhoodCache);
+        long cache = neighbourhoodCache == null ? PregelJob.Options.DEFAULT_NEIGHBOURHOOD_CACHE_BYTES : Units.parseBytes(neighbourhoodCache);
         return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode, cache,
                 maxMemoryBytes());
     }
@@ -217,7 +231,7 @@ final class EngineOptions {
             default -> {
                 long bytes;
                 try {
-                    bytes = io.rstore.config.Units.parseBytes(maxMemory);
+                    bytes = Units.parseBytes(maxMemory);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("--max-memory must be a size such as 8GiB, available or none, was " + maxMemory);
                 }

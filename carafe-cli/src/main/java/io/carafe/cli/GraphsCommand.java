@@ -7,11 +7,14 @@ import io.carafe.graph.GraphHeader;
 import io.carafe.graph.GraphStoreException;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.cli.ClusterOption;
+import io.rstore.cli.JsonReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -38,18 +41,18 @@ final class GraphsCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @picocli.CommandLine.Mixin
-        io.rstore.cli.ClusterOption cluster;
+        @CommandLine.Mixin
+        ClusterOption cluster;
 
         @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
         String format;
 
         @Override
         public Integer call() throws Exception {
-            boolean json = io.rstore.cli.JsonReport.json(format);
+            boolean json = JsonReport.json(format);
             PrintWriter out = spec.commandLine().getOut();
             try (RStore rstore = cluster.connect()) {
-                ObjectNode report = io.rstore.cli.JsonReport.header(spec);
+                ObjectNode report = JsonReport.header(spec);
                 ArrayNode graphs = report.putArray("graphs");
                 for (String name : CarafeGraph.list(rstore)) {
                     ObjectNode g = graphs.addObject().put("name", name);
@@ -64,7 +67,7 @@ final class GraphsCommand implements Runnable {
                     }
                 }
                 if (json) {
-                    io.rstore.cli.JsonReport.print(report, out);
+                    JsonReport.print(report, out);
                 } else {
                     out.printf("%-24s %-10s %14s %16s  %s%n", "name", "state", "vertices", "edges", "kind");
                     for (var g : graphs) {
@@ -90,8 +93,8 @@ final class GraphsCommand implements Runnable {
         @Parameters(paramLabel = "NAME", description = "the graph's name (carafe graphs list)")
         String name;
 
-        @picocli.CommandLine.Mixin
-        io.rstore.cli.ClusterOption cluster;
+        @CommandLine.Mixin
+        ClusterOption cluster;
 
         @Override
         public Integer call() {

@@ -1,10 +1,12 @@
 package io.carafe.cli;
 
 import io.carafe.datasets.GraphResolver;
+import io.rstore.cli.JsonReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.util.concurrent.Callable;
 
@@ -19,7 +21,7 @@ final class ImportCommand implements Callable<Integer> {
     @Mixin
     GraphOptions graph;
 
-    @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+    @CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
     String format;
 
     @Spec
@@ -27,13 +29,13 @@ final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean json = io.rstore.cli.JsonReport.json(format); // checked before anything is read
+        boolean json = JsonReport.json(format); // checked before anything is read
         GraphResolver.Resolved resolved = GraphResolver.resolve(graph.graph, graph.importOptions(), graph.cacheDir(), System.err);
         try (var file = resolved.imported().file()) {
             var out = spec.commandLine().getOut();
             if (json) {
                 var r = resolved.imported().report();
-                var report = io.rstore.cli.JsonReport.header(spec);
+                var report = JsonReport.header(spec);
                 report.put("graph", resolved.name()).put("cacheFile", file.path().toString()).put("fromCache", r.fromCache)
                         .put("directed", file.header().directed()).put("weighted", file.header().weighted())
                         .put("vertices", file.header().vertexCount()).put("edges", file.header().edgeCount());
@@ -46,7 +48,7 @@ final class ImportCommand implements Callable<Integer> {
                 if (r.headerNodes >= 0) {
                     report.put("headerNodes", r.headerNodes).put("headerEdges", r.headerEdges).put("matchesHeader", r.matchesHeader());
                 }
-                io.rstore.cli.JsonReport.print(report, out);
+                JsonReport.print(report, out);
                 return 0;
             }
             out.print(resolved.imported().report().summary());

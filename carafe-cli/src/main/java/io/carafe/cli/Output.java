@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -49,7 +50,7 @@ final class Output implements AutoCloseable {
         if (target == null) {
             return;
         }
-        String name = target.getFileName() == null ? "" : target.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String name = target.getFileName() == null ? "" : target.getFileName().toString().toLowerCase(Locale.ROOT);
         String plain = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name;
         if (!plain.endsWith(".tsv") && !plain.endsWith(".csv") && !plain.endsWith(".txt")) {
             throw new IllegalArgumentException(flag + " " + target + ": results are written as .tsv, .csv or .txt (tab-separated), each optionally"
@@ -78,7 +79,7 @@ final class Output implements AutoCloseable {
 
     /** A table with these columns: CSV for a {@code .csv[.gz]} file, TSV for anything else; the header is written. */
     CSVPrinter table(String... columns) throws IOException {
-        String name = target.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String name = target.getFileName().toString().toLowerCase(Locale.ROOT);
         CSVFormat format = name.endsWith(".csv") || name.endsWith(".csv.gz") ? CSVFormat.DEFAULT : CSVFormat.TDF;
         return format.builder().setRecordSeparator('\n').setHeader(columns).get().print(writer);
     }

@@ -8,9 +8,9 @@ import io.carafe.algorithms.pregel.PowerIteration;
 import io.rstore.RStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -125,7 +125,7 @@ final class PageRankCommand implements Callable<Integer> {
         summary.put("dangling", dangling);
         ArrayNode topNode = summary.putArray("top");
         for (int v : best) {
-            com.fasterxml.jackson.databind.node.ObjectNode entry = topNode.addObject();
+            ObjectNode entry = topNode.addObject();
             entry.set("id", ResolvedGraph.json(g.label(v)));
             entry.put("score", ranks[v]);
         }

@@ -7,11 +7,17 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.UniformReservoir;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.pregel.MemoryEstimate;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelJob;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
+import io.carafe.progress.Progress;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
+import io.rstore.protocol.ServerInfo;
 import org.apache.commons.csv.CSVPrinter;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,7 +25,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The common run of a Pregel command: load the graph, run the program with a progress
@@ -53,11 +61,11 @@ final class PregelRun implements AutoCloseable {
     }
 
     private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
-                                        PregelJob.Recovery recovery, java.util.function.Consumer<PregelJob.Superstep> report, PrintStream err) {
+                                        PregelJob.Recovery recovery, Consumer<PregelJob.Superstep> report, PrintStream err) {
         if (!engine.workerProcesses) {
             return PregelJob.run(rstore, graph.name(), program, options, report, recovery);
         }
-        List<io.rstore.protocol.ServerInfo> servers = rstore.servers();
+        List<ServerInfo> servers = rstore.servers();
         err.printf("starting %d worker processes against %s (their data path: %s)%s%n", options.workers(), rstore.uri(),
                 servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)),
                 engine.workerLauncher == null ? "" : " through " + String.join(" ", engine.launcher(0)) + " (worker 0)");
@@ -84,7 +92,7 @@ final class PregelRun implements AutoCloseable {
     }
 
     /** Runs the program (-n times); {@code command} is the command running it, whose parameters the JSON summary records. */
-    static PregelRun run(picocli.CommandLine.Model.CommandSpec command, String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program,
+    static PregelRun run(CommandLine.Model.CommandSpec command, String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program,
                          EngineOptions engine, long maxSupersteps, long expectedSupersteps, long commandStart) {
         PrintStream err = System.err;
         MetricRegistry registry = new MetricRegistry();
@@ -94,8 +102,8 @@ final class PregelRun implements AutoCloseable {
         PregelJob.Recovery recovery = engine.recovery(graph.name(), command.root().commandLine().getParseResult().originalArgs(), err);
         err.printf("%s on %s with %s%n", algorithm, graph.name(), Output.count(options.workers(), "worker"));
         // on a terminal a bar counts the supersteps; elsewhere a line each, as logs want them
-        io.carafe.progress.Progress[] bar = new io.carafe.progress.Progress[1];
-        java.util.function.Consumer<PregelJob.Superstep> report = s -> {
+        Progress[] bar = new Progress[1];
+        Consumer<PregelJob.Superstep> report = s -> {
             if (bar[0] != null) {
                 bar[0].update(s.index() + 1, String.format("superstep %d: %,d active, %,d messages %s", s.index(), s.computedVertices(), s.messages(),
                         delivery(s, options.workers())));
@@ -115,8 +123,8 @@ final class PregelRun implements AutoCloseable {
             if (engine.trials > 1) {
                 err.printf("trial %d of %d%n", t + 1, engine.trials);
             }
-            if (io.carafe.progress.Progress.barsOnStderr()) {
-                bar[0] = io.carafe.progress.Progress.start(err, algorithm + " on " + graph.name(), Math.max(0, expectedSupersteps), " supersteps", 1);
+            if (Progress.barsOnStderr()) {
+                bar[0] = Progress.start(err, algorithm + " on " + graph.name(), Math.max(0, expectedSupersteps), " supersteps", 1);
             }
             try {
                 result = job(rstore, graph, program, engine, options, recovery, report, err);
@@ -128,12 +136,12 @@ final class PregelRun implements AutoCloseable {
             }
             trials[t] = new double[] {result.computeSeconds(), result.setupSeconds(), result.supersteps().size()};
         }
-        err.printf("messaging: %s%s%n", result.messaging().name().toLowerCase(java.util.Locale.ROOT),
+        err.printf("messaging: %s%s%n", result.messaging().name().toLowerCase(Locale.ROOT),
                 result.messaging() == Messaging.HYBRID ? " (" + HYBRID_RULE + ")" : "");
         double total = (System.nanoTime() - commandStart) / 1e9;
         ObjectNode summary = summaryHeader(command, algorithm, graph.resolved());
         summary.put("workers", options.workers());
-        summary.put("messaging", result.messaging().name().toLowerCase(java.util.Locale.ROOT));
+        summary.put("messaging", result.messaging().name().toLowerCase(Locale.ROOT));
         if (result.messaging() == Messaging.HYBRID) {
             summary.put("hybridRule", HYBRID_RULE);
         }
@@ -169,8 +177,8 @@ final class PregelRun implements AutoCloseable {
     }
 
     /** The JSON summary's first fields: the command's header, then the algorithm and the graph. */
-    private static ObjectNode summaryHeader(picocli.CommandLine.Model.CommandSpec command, String algorithm, ResolvedGraph graph) {
-        ObjectNode summary = io.rstore.cli.JsonReport.header(command);
+    private static ObjectNode summaryHeader(CommandLine.Model.CommandSpec command, String algorithm, ResolvedGraph graph) {
+        ObjectNode summary = JsonReport.header(command);
         summary.put("algorithm", algorithm);
         summary.put("graph", graph.name());
         summary.put("vertices", graph.header().vertexCount());
@@ -183,20 +191,20 @@ final class PregelRun implements AutoCloseable {
      * (--format json) a summary, in place of running it: from the graph file's header,
      * before the cluster starts or the graph is loaded.
      */
-    static void printEstimate(picocli.CommandLine.Model.CommandSpec command, String algorithm, ResolvedGraph graph, VertexProgram program,
+    static void printEstimate(CommandLine.Model.CommandSpec command, String algorithm, ResolvedGraph graph, VertexProgram program,
                               EngineOptions engine, boolean embedded, long maxSupersteps, PrintWriter out) {
-        io.carafe.pregel.MemoryEstimate estimate = io.carafe.pregel.MemoryEstimate.of(graph.header(), program, engine.options(maxSupersteps),
+        MemoryEstimate estimate = MemoryEstimate.of(graph.header(), program, engine.options(maxSupersteps),
                 engine.workerProcesses, embedded);
         if (engine.format.equals("json")) {
             ObjectNode summary = summaryHeader(command, algorithm, graph);
             summary.put("peakBytes", estimate.peakBytes());
             ArrayNode processes = summary.putArray("processes");
-            for (io.carafe.pregel.MemoryEstimate.Process p : estimate.processes()) {
+            for (MemoryEstimate.Process p : estimate.processes()) {
                 ObjectNode o = processes.addObject().put("process", p.name()).put("bytes", p.bytes());
                 ArrayNode parts = o.putArray("parts");
                 p.parts().forEach(part -> parts.addObject().put("part", part.what()).put("bytes", part.bytes()));
             }
-            io.rstore.cli.JsonReport.print(summary, out);
+            JsonReport.print(summary, out);
             return;
         }
         out.printf("%s on %s (%,d vertices, %,d edges, %s), estimated memory at the job's peak:%n", algorithm, graph.name(),
@@ -207,7 +215,7 @@ final class PregelRun implements AutoCloseable {
 
     /** How -o writes one vertex's value. */
     interface ValueFormat {
-        void append(int vertex, io.carafe.pregel.RecordView value, StringBuilder out);
+        void append(int vertex, RecordView value, StringBuilder out);
     }
 
     /**
@@ -252,7 +260,7 @@ final class PregelRun implements AutoCloseable {
             }
         }
         if (engine.format.equals("json")) {
-            io.rstore.cli.JsonReport.print(summary, out);
+            JsonReport.print(summary, out);
             return true;
         }
         return false;

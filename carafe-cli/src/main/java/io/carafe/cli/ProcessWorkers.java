@@ -4,26 +4,34 @@ import io.carafe.pregel.MemoryUse;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.Workers;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /** Partition workers as separate JVMs running {@code carafe worker}; they share nothing with this process but the cluster. */
 final class ProcessWorkers implements Workers {
     private final long timeoutSeconds;
-    private final java.util.function.IntFunction<List<String>> launcher;
+    private final IntFunction<List<String>> launcher;
     private final List<Process> processes = new ArrayList<>();
-    private final java.util.Map<Integer, Long> pids = new java.util.HashMap<>(); // by worker index, the latest
+    private final Map<Integer, Long> pids = new HashMap<>(); // by worker index, the latest
     /** How long close() lets worker processes stop on their own before it kills them. */
     private static final long STOP_GRACE_MS = 2_000;
     /** This JVM's options that a worker's JVM takes too (see {@link #forwarded}). */
-    private static final List<String> FORWARDED_OPTIONS = forwarded(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    private static final List<String> FORWARDED_OPTIONS = forwarded(ManagementFactory.getRuntimeMXBean().getInputArguments());
 
     /** {@code launcher}: the words put before worker i's command line (--worker-launcher), none to start it here. */
-    ProcessWorkers(long timeoutSeconds, java.util.function.IntFunction<List<String>> launcher) {
+    ProcessWorkers(long timeoutSeconds, IntFunction<List<String>> launcher) {
         this.timeoutSeconds = timeoutSeconds;
         this.launcher = launcher;
     }
@@ -69,7 +77,7 @@ final class ProcessWorkers implements Workers {
             String[] lastLine = {""};
             // the worker's stderr goes on to ours as it comes, and its last line into the error if it fails
             Thread relay = Thread.ofPlatform().daemon().name("carafe-worker-" + index + "-stderr").start(() -> {
-                try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                try (var lines = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                     for (String line; (line = lines.readLine()) != null; ) {
                         System.err.println(line);
                         if (!line.isBlank()) {
@@ -150,7 +158,7 @@ final class ProcessWorkers implements Workers {
         long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
         for (Process p : all) {
             try {
-                if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     p.destroyForcibly();
                 }
             } catch (InterruptedException e) {

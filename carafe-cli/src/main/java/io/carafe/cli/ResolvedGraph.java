@@ -1,5 +1,8 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.carafe.datasets.GraphResolver;
 import io.carafe.graph.GraphHeader;
 import io.carafe.graph.VertexLayout;
@@ -78,11 +81,11 @@ record ResolvedGraph(String name, GraphFile file, double importSeconds, VertexNa
     }
 
     /** What JSON holds for a vertex given on the command line: the number of a graph of numbers, else the name. */
-    static com.fasterxml.jackson.databind.JsonNode json(String given) {
+    static JsonNode json(String given) {
         try {
-            return com.fasterxml.jackson.databind.node.LongNode.valueOf(Long.parseLong(given));
+            return LongNode.valueOf(Long.parseLong(given));
         } catch (NumberFormatException e) {
-            return com.fasterxml.jackson.databind.node.TextNode.valueOf(given);
+            return TextNode.valueOf(given);
         }
     }
 

@@ -1,14 +1,19 @@
 package io.carafe.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.graph.VertexLayout;
+import io.carafe.pregel.Partitioning;
 import io.rstore.RStore;
+import io.rstore.cli.JsonReport;
 import io.rstore.protocol.NamespaceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 
@@ -22,14 +27,14 @@ final class StatsCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @picocli.CommandLine.Option(names = {"-w", "--workers"}, defaultValue = "2", description = "show the weighted partitioning for this many workers (default: ${DEFAULT-VALUE})")
+    @CommandLine.Option(names = {"-w", "--workers"}, defaultValue = "2", description = "show the weighted partitioning for this many workers (default: ${DEFAULT-VALUE})")
     int workers;
 
-    @picocli.CommandLine.Option(names = "--partition-weights", paramLabel = "A,B", defaultValue = "1,1", split = ",",
+    @CommandLine.Option(names = "--partition-weights", paramLabel = "A,B", defaultValue = "1,1", split = ",",
             description = "vertex weight a + b·degree (default: ${DEFAULT-VALUE})")
     double[] partitionWeights;
 
-    @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
+    @CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (for people) or json (default: ${DEFAULT-VALUE})")
     String format;
 
     @Spec
@@ -37,14 +42,14 @@ final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean json = io.rstore.cli.JsonReport.json(format); // checked before the graph is loaded
+        boolean json = JsonReport.json(format); // checked before the graph is loaded
         if (partitionWeights.length != 2) {
             throw new IllegalArgumentException("--partition-weights takes two numbers, A,B");
         }
         cluster.settings();
         // with --format json the lines for people go nowhere and the report is printed at the end
-        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
-        com.fasterxml.jackson.databind.node.ObjectNode report = io.rstore.cli.JsonReport.header(spec);
+        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : spec.commandLine().getOut();
+        ObjectNode report = JsonReport.header(spec);
         try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             var h = g.graph().header();
             int n = g.graph().vertexCount();
@@ -85,7 +90,7 @@ final class StatsCommand implements Callable<Integer> {
             report.put("rstoreAllocatedBytes", allocated).put("rstoreReservedBytes", reserved);
             out.printf("per vertex %d bytes (record), per edge %d bytes (target%s)%n", VertexLayout.BYTES,
                     4 + (h.weighted() ? 8 : 0), h.weighted() ? " + weight" : "");
-            var partitioning = io.carafe.pregel.Partitioning.compute(rstore, g.name(), workers, partitionWeights[0], partitionWeights[1]);
+            var partitioning = Partitioning.compute(rstore, g.name(), workers, partitionWeights[0], partitionWeights[1]);
             out.printf("partitioning for %s, weight %s + %s·degree:%n", Output.count(workers, "worker"), partitionWeights[0], partitionWeights[1]);
             long[] edges = new long[workers];
             var again = g.graph().scan(0, n);
@@ -102,7 +107,7 @@ final class StatsCommand implements Callable<Integer> {
             out.flush();
         }
         if (json) {
-            io.rstore.cli.JsonReport.print(report, spec.commandLine().getOut());
+            JsonReport.print(report, spec.commandLine().getOut());
         }
         return 0;
     }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The common run of a command whose kernel runs on threads of this process over the graph
@@ -83,7 +84,7 @@ final class ThreadRun implements AutoCloseable {
     }
 
     /** Sets the kernel up on the resident graph (what it reads or builds besides counts as setup) and runs it -n times. */
-    <K> K run(Supplier<K> setUp, java.util.function.ToDoubleFunction<K> once) {
+    <K> K run(Supplier<K> setUp, ToDoubleFunction<K> once) {
         long start = System.nanoTime();
         K kernel = setUp.get();
         double setup = readSeconds + (System.nanoTime() - start) / 1e9;

@@ -3,6 +3,8 @@ package io.carafe.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.function.BiConsumer;
+
 /** -n trials of a kernel, as gapbs reports them: each trial's seconds, then min, avg and max. */
 final class Trials {
     private Trials() {
@@ -19,7 +21,7 @@ final class Trials {
      * Adds {@code trials[{trial, <name>Seconds, ...}]} (each trial's entry from {@code each})
      * and {@code trial<Name>Seconds{min, avg, max}} to {@code summary}; returns the table's line.
      */
-    static String report(double[] seconds, String name, ObjectNode summary, java.util.function.BiConsumer<Integer, ObjectNode> each) {
+    static String report(double[] seconds, String name, ObjectNode summary, BiConsumer<Integer, ObjectNode> each) {
         ArrayNode list = summary.putArray("trials");
         double min = Double.MAX_VALUE;
         double max = 0;

@@ -2,7 +2,10 @@ package io.carafe.cli;
 
 import io.carafe.algorithms.pregel.Programs;
 import io.carafe.pregel.PregelJob;
+import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
+import io.rstore.cli.Secrets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,11 +35,11 @@ final class WorkerCommand implements Callable<Integer> {
         if (index < 0 || timeoutSeconds < 1) {
             throw new IllegalArgumentException("--index must be >= 0 and --superstep-timeout >= 1");
         }
-        RStoreSettings settings = RStoreSettings.defaults().withClusterSecret(io.rstore.cli.Secrets.fromEnvironment());
+        RStoreSettings settings = RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment());
         try {
             PregelJob.work(cluster, settings, job, index, Programs::fromSpec, timeoutSeconds * 1000);
-        } catch (io.rstore.RStoreException e) {
-            if (e.code() != io.rstore.ErrorCode.ABORTED) {
+        } catch (RStoreException e) {
+            if (e.code() != ErrorCode.ABORTED) {
                 throw e;
             }
             // another worker failed and the coordinator says why; this one only stops

@@ -1,5 +1,7 @@
 package io.carafe.datasets;
 
+import io.carafe.progress.Progress;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Where dataset files live and how they get there: {@code $CARAFE_DATA_DIR} (default
@@ -152,13 +155,13 @@ public final class Datasets {
         }
         boolean gunzip = url.getPath().endsWith(".gz") && !target.getFileName().toString().endsWith(".gz");
         try (InputStream body = response.body();
-             InputStream in = gunzip ? new java.util.zip.GZIPInputStream(body, 1 << 16) : body;
+             InputStream in = gunzip ? new GZIPInputStream(body, 1 << 16) : body;
              OutputStream out = Files.newOutputStream(partial)) {
             byte[] buf = new byte[1 << 20];
             long done = 0;
             int n;
             // a .gz unpacked on the way has no known total: the bar counts megabytes
-            try (io.carafe.progress.Progress bar = io.carafe.progress.Progress.start(progress, "downloading " + target.getFileName(),
+            try (Progress bar = Progress.start(progress, "downloading " + target.getFileName(),
                     gunzip ? 0 : total, " MB", 1 << 20)) {
                 while ((n = in.read(buf)) > 0) {
                     out.write(buf, 0, n);

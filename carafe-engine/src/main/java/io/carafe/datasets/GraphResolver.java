@@ -6,6 +6,7 @@ import io.carafe.importer.ImportOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -29,7 +30,7 @@ public final class GraphResolver {
         }
         DatasetCatalog catalog = DatasetCatalog.load();
         if (catalog.find(graph).isEmpty()) {
-            java.util.Optional<NamedGraphs.Spec> named = NamedGraphs.find(cacheDir, graph);
+            Optional<NamedGraphs.Spec> named = NamedGraphs.find(cacheDir, graph);
             if (named.isPresent()) {
                 NamedGraphs.Spec g = named.get();
                 return new Resolved(graph, GraphImporter.generate(g.kind(), g.vertices(), g.edges(), g.seed(), options, cacheDir, progress));

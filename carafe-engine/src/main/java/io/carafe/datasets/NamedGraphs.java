@@ -2,6 +2,7 @@ package io.carafe.datasets;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,7 +77,7 @@ public final class NamedGraphs {
             }
             Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot keep the name '" + name + "' in " + file.getParent() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot keep the name '" + name + "' in " + file.getParent() + ": " + e.getMessage(), e);
         }
     }
 }

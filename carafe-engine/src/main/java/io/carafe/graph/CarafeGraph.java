@@ -1,6 +1,7 @@
 package io.carafe.graph;
 
 import io.carafe.importer.GraphFile;
+import io.carafe.progress.Progress;
 import io.rstore.AllocFlags;
 import io.rstore.Batch;
 import io.rstore.ErrorCode;
@@ -12,8 +13,11 @@ import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.protocol.NamespaceInfo;
 
+import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -38,7 +42,7 @@ public final class CarafeGraph implements AutoCloseable {
     /** What a graph maps when first asked: records, targets and weights. In-edges are read by range when needed ({@link InEdgeLists}). */
     private static final List<GraphHeader.Section> ONLINE_SECTIONS = List.of(GraphHeader.Section.VERTICES, GraphHeader.Section.EDGES, GraphHeader.Section.WEIGHTS);
 
-    private static final java.lang.invoke.VarHandle MAPPED = java.lang.invoke.MethodHandles.arrayElementVarHandle(Mapping[].class);
+    private static final VarHandle MAPPED = MethodHandles.arrayElementVarHandle(Mapping[].class);
 
     private final RStore rstore;
     private final String name;
@@ -76,7 +80,7 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     /** As {@link #create(RStore, String, GraphFile)}, saying how far the load is on {@code progress} (or null). */
-    public static CarafeGraph create(RStore rstore, String name, GraphFile file, java.io.PrintStream progress) {
+    public static CarafeGraph create(RStore rstore, String name, GraphFile file, PrintStream progress) {
         load(rstore, name, file, progress);
         return open(rstore, name);
     }
@@ -87,12 +91,12 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     /** As {@link #load(RStore, String, GraphFile)}, with its progress (bytes loaded, a section at a time) on {@code progress} (or null). */
-    public static void load(RStore rstore, String name, GraphFile file, java.io.PrintStream progress) {
+    public static void load(RStore rstore, String name, GraphFile file, PrintStream progress) {
         checkName(name);
         GraphHeader h = file.header();
         List<String> created = new ArrayList<>();
-        try (io.carafe.progress.Progress bar = progress == null ? null
-                : io.carafe.progress.Progress.start(progress, "loading " + name + " into RStore", h.totalBytes(), " MB", 1 << 20)) {
+        try (Progress bar = progress == null ? null
+                : Progress.start(progress, "loading " + name + " into RStore", h.totalBytes(), " MB", 1 << 20)) {
             Namespace meta = createPart(rstore, name, "meta", created);
             RAddress metaSegment = meta.bootstrap(GraphHeader.BYTES);
             long[] at = new long[GraphHeader.Section.values().length];

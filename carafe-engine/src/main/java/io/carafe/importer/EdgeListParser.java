@@ -9,6 +9,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -173,7 +176,7 @@ final class EdgeListParser {
         if (names.named == null) { // auto, and nothing decided yet: do this line's ids read as numbers?
             boolean numbers = idsAreNumbers(b, i, to);
             if (pending == null && !numbers) {
-                pending = java.util.Arrays.copyOfRange(b, from, to); // a header line, or the first edge of names: the next line tells
+                pending = Arrays.copyOfRange(b, from, to); // a header line, or the first edge of names: the next line tells
                 pendingLine = lineNumber;
                 return;
             }
@@ -388,7 +391,7 @@ final class EdgeListParser {
         if (columns == null || columns.numbered()) {
             return;
         }
-        java.util.List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (String name : text.split("[ \\t,]+")) {
             if (!name.isEmpty()) {
                 names.add(name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"") ? name.substring(1, name.length() - 1) : name);
@@ -402,7 +405,7 @@ final class EdgeListParser {
     }
 
     /** A column of {@code --columns}: its number, or the 1-based place of its name in the header line. */
-    private int column(String column, java.util.List<String> names, String header) {
+    private int column(String column, List<String> names, String header) {
         int number = ImportOptions.Columns.number(column);
         if (number > 0) {
             return number;

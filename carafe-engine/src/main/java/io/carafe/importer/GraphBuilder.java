@@ -2,6 +2,7 @@ package io.carafe.importer;
 
 import io.carafe.graph.GraphHeader;
 import io.carafe.graph.VertexLayout;
+import io.carafe.progress.Progress;
 import it.unimi.dsi.fastutil.Swapper;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -11,6 +12,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrays;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -19,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * Collects edges and builds the compressed sparse rows of a graph: dense internal ids in
@@ -162,7 +165,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
     static final int STEPS = 5;
 
     /** As {@link #write(Path, long, long)}, reporting each of its {@link #STEPS} steps to {@code progress} (or null). */
-    public void write(Path file, long sourceBytes, long sourceModifiedMillis, io.carafe.progress.Progress progress) {
+    public void write(Path file, long sourceBytes, long sourceModifiedMillis, Progress progress) {
         long start = System.nanoTime();
         if (raw && maxRaw >= DENSE_RANK_LIMIT) {
             leaveRawMode();
@@ -202,7 +205,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
             LongArrays.radixSort(sortedOriginals);
             finalId = new int[originals.size()];
             for (int p = 0; p < finalId.length; p++) {
-                finalId[p] = java.util.Arrays.binarySearch(sortedOriginals, originals.getLong(p));
+                finalId[p] = Arrays.binarySearch(sortedOriginals, originals.getLong(p));
             }
         }
         int n = sortedOriginals.length;
@@ -229,7 +232,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         step(progress, 2, "degrees counted");
         int[] adjacency = new int[(int) slots];
         double[] adjacencyWeights = w == null ? null : new double[(int) slots];
-        long[] next = java.util.Arrays.copyOf(offsets, n);
+        long[] next = Arrays.copyOf(offsets, n);
         for (int e = 0; e < raw; e++) {
             int u = finalId[src[e]];
             int v = finalId[dst[e]];
@@ -295,7 +298,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         report.buildSeconds = (System.nanoTime() - start) / 1e9;
     }
 
-    private static void step(io.carafe.progress.Progress progress, int done, String what) {
+    private static void step(Progress progress, int done, String what) {
         if (progress != null) {
             progress.update(done, what);
         }
@@ -352,7 +355,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
                 // the original failure is what matters
             }
             String why = e instanceof InternalError ? "a write to it failed (is the disk full?)" : String.valueOf(e.getMessage());
-            throw new java.io.UncheckedIOException(new IOException("cannot write the graph cache " + file + ": " + why
+            throw new UncheckedIOException(new IOException("cannot write the graph cache " + file + ": " + why
                     + "; free space there or pick another --cache-dir", e));
         }
     }
@@ -382,7 +385,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
             for (int v = 0; v < n; v++) {
                 inOffsets[v + 1] += inOffsets[v];
             }
-            long[] next = java.util.Arrays.copyOf(inOffsets, n);
+            long[] next = Arrays.copyOf(inOffsets, n);
             int[] sources = new int[m];
             double[] inWeights = weights == null ? null : new double[m];
             for (int v = 0; v < n; v++) {
@@ -413,7 +416,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
                 return;
             }
             if (weights == null) {
-                java.util.Arrays.sort(targets, from, to);
+                Arrays.sort(targets, from, to);
             } else {
                 it.unimi.dsi.fastutil.Arrays.quickSort(from, to, this, this);
             }

@@ -1,14 +1,19 @@
 package io.carafe.importer;
 
-import io.carafe.progress.Progress;
-
+import io.carafe.datasets.Generator;
 import io.carafe.graph.GraphHeader;
+import io.carafe.graph.VertexLayout;
+import io.carafe.progress.Progress;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * Turns an edge list into a graph file in a cache directory, once: a later import of the
@@ -24,11 +29,11 @@ public final class GraphImporter {
     }
 
     /** The names of text edge lists: SNAP's, LDBC's, TSV and CSV. */
-    static final java.util.List<String> EDGE_LIST_SUFFIXES = java.util.List.of(".txt", ".tsv", ".csv", ".e", ".el", ".edges", ".edgelist");
+    static final List<String> EDGE_LIST_SUFFIXES = List.of(".txt", ".tsv", ".csv", ".e", ".el", ".edges", ".edgelist");
 
     /** Whether the file's name says it is a text edge list (or says nothing: no suffix). */
     static boolean knownSuffix(Path source) {
-        String name = source.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String name = source.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".gz")) {
             name = name.substring(0, name.length() - 3);
         }
@@ -150,17 +155,17 @@ public final class GraphImporter {
         if (m > Integer.MAX_VALUE - 8) {
             throw new GraphImportException(cache, m + " edges: more than one weights array holds", null);
         }
-        java.lang.foreign.MemorySegment records = topology.vertices();
-        java.lang.foreign.MemorySegment targets = topology.edges();
+        MemorySegment records = topology.vertices();
+        MemorySegment targets = topology.edges();
         long[] originalIds = new long[n];
         long[] offsets = new long[n + 1];
         for (int v = 0; v < n; v++) {
-            originalIds[v] = io.carafe.graph.VertexLayout.originalId(records, v);
-            offsets[v] = io.carafe.graph.VertexLayout.firstEdge(records, v);
+            originalIds[v] = VertexLayout.originalId(records, v);
+            offsets[v] = VertexLayout.firstEdge(records, v);
         }
         offsets[n] = m;
         int[] adjacency = new int[(int) m];
-        java.lang.foreign.MemorySegment.copy(targets, java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 0, adjacency, 0, (int) m);
+        MemorySegment.copy(targets, ValueLayout.JAVA_INT_UNALIGNED, 0, adjacency, 0, (int) m);
         double[] weights = new double[(int) m];
         double min = Double.MAX_VALUE;
         double max = 0;
@@ -196,8 +201,8 @@ public final class GraphImporter {
         if (!kind.equals("rmat") && !kind.equals("uniform") && !kind.equals("grid")) {
             throw new IllegalArgumentException("generator kind must be rmat, uniform or grid, was '" + kind + "'");
         }
-        if (kind.equals("grid") && edges != io.carafe.datasets.Generator.gridEdges(vertices)) {
-            throw new IllegalArgumentException("a grid of " + vertices + " vertices has " + io.carafe.datasets.Generator.gridEdges(vertices)
+        if (kind.equals("grid") && edges != Generator.gridEdges(vertices)) {
+            throw new IllegalArgumentException("a grid of " + vertices + " vertices has " + Generator.gridEdges(vertices)
                     + " edges (each neighbouring pair both ways), not " + edges);
         }
         if (options.weightColumn() > 0) {
@@ -227,9 +232,9 @@ public final class GraphImporter {
         GraphBuilder builder = new GraphBuilder(options, report);
         long start = System.nanoTime();
         switch (kind) {
-            case "rmat" -> io.carafe.datasets.Generator.rmat(builder, vertices, edges, seed);
-            case "uniform" -> io.carafe.datasets.Generator.uniform(builder, vertices, edges, seed);
-            default -> io.carafe.datasets.Generator.grid(builder, vertices);
+            case "rmat" -> Generator.rmat(builder, vertices, edges, seed);
+            case "uniform" -> Generator.uniform(builder, vertices, edges, seed);
+            default -> Generator.grid(builder, vertices);
         }
         report.generated = true;
         report.edgeLines = edges;

@@ -1,6 +1,7 @@
 package io.carafe.importer;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -43,7 +44,7 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
         /** Parses {@code SRC,DST[,WEIGHT]}. */
         public static Columns parse(String spec) {
             String[] parts = spec.split(",", -1);
-            if (parts.length < 2 || parts.length > 3 || java.util.Arrays.stream(parts).anyMatch(p -> p.isBlank())) {
+            if (parts.length < 2 || parts.length > 3 || Arrays.stream(parts).anyMatch(p -> p.isBlank())) {
                 throw new IllegalArgumentException("--columns takes SRC,DST or SRC,DST,WEIGHT (numbers from 1, or names in the header line), was '"
                         + spec + "'");
             }
@@ -76,7 +77,7 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
             throw new IllegalArgumentException("--ids must be auto, integer or string, was '" + ids + "'");
         }
         if (columns != null) {
-            for (String c : java.util.Arrays.asList(columns.source(), columns.target(), columns.weight())) {
+            for (String c : Arrays.asList(columns.source(), columns.target(), columns.weight())) {
                 if (c != null && c.matches("[0-9]+") && Columns.number(c) < 1) {
                     throw new IllegalArgumentException("--columns counts from 1, was " + columns);
                 }

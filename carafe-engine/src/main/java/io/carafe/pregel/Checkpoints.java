@@ -2,6 +2,8 @@ package io.carafe.pregel;
 
 import io.rstore.internal.DurableFiles;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -149,7 +151,7 @@ final class Checkpoints {
                     throw new PregelException("checkpoint " + state.superstep() + " lacks worker " + i + "'s part in " + partial, null);
                 }
             }
-            try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(partial.resolve(COORDINATOR))))) {
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial.resolve(COORDINATOR))))) {
                 out.writeLong(COORDINATOR_MAGIC);
                 out.writeLong(state.superstep());
                 out.writeUTF(state.messaging().name());
@@ -211,7 +213,7 @@ final class Checkpoints {
      */
     static CoordinatorState readCoordinator(Path directory, long superstep, VertexProgram program) {
         Path file = step(directory, superstep, true).resolve(COORDINATOR);
-        try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
             long magic = in.readLong();
             if (magic == MAGIC) {
                 throw new PregelException(file + " was written by a pre-release Carafe (it records no messaging); run the job again from"

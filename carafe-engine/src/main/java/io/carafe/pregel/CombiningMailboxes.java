@@ -2,6 +2,7 @@ package io.carafe.pregel;
 
 import io.rstore.Mapping;
 import io.rstore.Namespace;
+import io.rstore.memory.NativeMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -68,9 +69,9 @@ final class CombiningMailboxes extends PagedMailboxes {
         this.hasMessage = new long[(size + 63) >>> 6];
         combiner.identity(identity);
         // the kernel's zeroed (huge) pages: a graph's worth of records, made on the control path at the speed of memory
-        this.combined = io.rstore.memory.NativeMemory.allocate(arena, Math.max(1, (long) size * recordBytes));
+        this.combined = NativeMemory.allocate(arena, Math.max(1, (long) size * recordBytes));
         incoming.wrap(combined, 0);
-        outRecords = io.rstore.memory.NativeMemory.allocate(arena, Math.max(1, vertexCount * recordBytes)); // a record is valid once touched
+        outRecords = NativeMemory.allocate(arena, Math.max(1, vertexCount * recordBytes)); // a record is valid once touched
         outTouched = new long[(int) ((vertexCount + 63) >>> 6)];
         int buckets = (int) ((vertexCount + (1L << BUCKET_SHIFT) - 1) >>> BUCKET_SHIFT);
         bucketTarget = new int[buckets * BUCKET_CAPACITY];

@@ -13,6 +13,7 @@ import io.rstore.RStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 
 /**
  * One partition worker's side of {@link Messaging#GATHER} and the dense supersteps of
@@ -415,7 +416,7 @@ final class Gather implements AutoCloseable {
      * is not read further, and if none sent, nothing is combined. With {@code accepting}
      * (null: every vertex) only the vertices it accepts are combined.
      */
-    void gather(long superstep, long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
+    void gather(long superstep, long[] combined, long[] hasMessage, IntPredicate accepting) {
         Arrays.fill(hasMessage, 0);
         if (superstep == 0) {
             return;
@@ -540,7 +541,7 @@ final class Gather implements AutoCloseable {
      * sent. Vertices that do not accept messages are skipped, their in-edges unread; when
      * every sender sent the same value, the first sending in-neighbour ends the search.
      */
-    private void combineSent(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
+    private void combineSent(long[] combined, long[] hasMessage, IntPredicate accepting) {
         DoubleCombiner c = doubles;
         for (int u = 0; u < size; u++) {
             if (accepting != null && !accepting.test(u)) {
@@ -569,7 +570,7 @@ final class Gather implements AutoCloseable {
         }
     }
 
-    private void combineSentLongs(long[] combined, long[] hasMessage, java.util.function.IntPredicate accepting) {
+    private void combineSentLongs(long[] combined, long[] hasMessage, IntPredicate accepting) {
         LongCombiner c = longs;
         for (int u = 0; u < size; u++) {
             if (accepting != null && !accepting.test(u)) {

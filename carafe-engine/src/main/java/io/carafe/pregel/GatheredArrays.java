@@ -1,5 +1,11 @@
 package io.carafe.pregel;
 
+import io.carafe.graph.EdgeOffsets;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.function.Supplier;
+
 /**
  * The arrays a {@link Gather} fills each superstep, every partition's values by slot and
  * their sent bits, shared by the workers of one job that are threads of one process.
@@ -20,8 +26,8 @@ final class GatheredArrays {
     private double[] doubles;
     private long[] longs;
     private long[] sent;
-    private java.lang.foreign.MemorySegment values;
-    private io.carafe.graph.EdgeOffsets edgeOffsets;
+    private MemorySegment values;
+    private EdgeOffsets edgeOffsets;
 
     synchronized double[] doubles(int length) {
         if (doubles == null || doubles.length != length) {
@@ -38,15 +44,15 @@ final class GatheredArrays {
     }
 
     /** Native memory, as a mapping's local memory must be; freed when nobody holds it. */
-    synchronized java.lang.foreign.MemorySegment values(long bytes) {
+    synchronized MemorySegment values(long bytes) {
         if (values == null || values.byteSize() != bytes) {
-            values = java.lang.foreign.Arena.ofAuto().allocate(bytes, 8);
+            values = Arena.ofAuto().allocate(bytes, 8);
         }
         return values;
     }
 
     /** Every vertex's edge offsets, for programs that read neighbourhoods: read by the first worker that asks. */
-    synchronized io.carafe.graph.EdgeOffsets edgeOffsets(java.util.function.Supplier<io.carafe.graph.EdgeOffsets> read) {
+    synchronized EdgeOffsets edgeOffsets(Supplier<EdgeOffsets> read) {
         if (edgeOffsets == null) {
             edgeOffsets = read.get();
         }

@@ -4,6 +4,7 @@ import io.rstore.barrier.BarrierCoordinator;
 import io.rstore.barrier.BarrierWorker;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -35,7 +36,7 @@ final class Heartbeats {
         this.since = new long[workers];
         this.stallNanos = Math.min(STALL_MS, superstepTimeoutMs) * 1_000_000;
         this.names = names;
-        java.util.Arrays.fill(seen, -1);
+        Arrays.fill(seen, -1);
     }
 
     /** Between barrier polls (the workers' areas as the last poll read them): throws if a worker stalled; {@code superstep} -1 is setup. */

@@ -3,6 +3,7 @@ package io.carafe.pregel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -58,7 +59,7 @@ public final class MemoryUse {
                     if (left >= 0) {
                         return left;
                     }
-                } else if (java.util.Arrays.asList(parts[1].split(",")).contains("memory")) {
+                } else if (Arrays.asList(parts[1].split(",")).contains("memory")) {
                     return left(Path.of("/sys/fs/cgroup/memory" + parts[2]), "memory.limit_in_bytes", "memory.usage_in_bytes");
                 }
             }

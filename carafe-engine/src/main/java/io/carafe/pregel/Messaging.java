@@ -1,5 +1,7 @@
 package io.carafe.pregel;
 
+import java.util.Locale;
+
 /**
  * How messages travel between partitions. All deliver the same combined messages; they
  * differ in what crosses RStore and in what each edge costs.
@@ -64,7 +66,7 @@ public enum Messaging {
             case AUTO -> !broadcasts ? PUSH : program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_DENSE ? GATHER : HYBRID;
             case GATHER, HYBRID -> {
                 if (!broadcasts) {
-                    throw new IllegalArgumentException("--messaging " + name().toLowerCase(java.util.Locale.ROOT) + " needs a program that sends"
+                    throw new IllegalArgumentException("--messaging " + name().toLowerCase(Locale.ROOT) + " needs a program that sends"
                             + " one double or one long along its out-edges (or all its edges) at most once a superstep (Sends.OUT_NEIGHBOURS_ONCE,"
                             + " ALL_NEIGHBOURS_ONCE) with a DoubleCombiner or LongCombiner, as PageRank, BFS and WCC do; use push or auto for this one");
                 }

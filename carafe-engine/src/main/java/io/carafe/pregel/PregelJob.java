@@ -2,6 +2,7 @@ package io.carafe.pregel;
 
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.GraphHeader;
+import io.carafe.graph.NeighbourhoodReader;
 import io.rstore.AllocFlags;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
@@ -13,9 +14,14 @@ import io.rstore.RStoreSettings;
 import io.rstore.barrier.BarrierCoordinator;
 import io.rstore.barrier.BarrierLayout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +29,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * Runs a vertex program over a graph in RStore: the coordinator side of the BSP engine.
@@ -55,7 +62,7 @@ public final class PregelJob {
         public static final long AVAILABLE_MEMORY = -1;
 
         public Options {
-            java.util.Objects.requireNonNull(messaging, "messaging");
+            Objects.requireNonNull(messaging, "messaging");
             if (workers < 1 || workers > 1024) {
                 throw new IllegalArgumentException("--workers must be 1..1024, was " + workers);
             }
@@ -65,8 +72,8 @@ public final class PregelJob {
             if (superstepTimeoutMs < 1) {
                 throw new IllegalArgumentException("the superstep timeout must be >= 1 ms, was " + superstepTimeoutMs);
             }
-            if (neighbourhoodCacheBytes < io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES) {
-                throw new IllegalArgumentException("--neighbourhood-cache must be at least " + (io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES >> 20)
+            if (neighbourhoodCacheBytes < NeighbourhoodReader.MIN_CACHE_BYTES) {
+                throw new IllegalArgumentException("--neighbourhood-cache must be at least " + (NeighbourhoodReader.MIN_CACHE_BYTES >> 20)
                         + "MiB, was " + neighbourhoodCacheBytes + " bytes");
             }
             if (maxMemoryBytes < AVAILABLE_MEMORY) {
@@ -104,7 +111,7 @@ public final class PregelJob {
      * job at once. With {@code resume} the job starts from the latest complete checkpoint
      * already in {@code directory} (its coordinator died before: carafe resume).
      */
-    public record Recovery(int every, java.nio.file.Path directory, int maxRestarts, Consumer<Restart> onRestart, boolean resume) {
+    public record Recovery(int every, Path directory, int maxRestarts, Consumer<Restart> onRestart, boolean resume) {
         public static final Recovery NONE = new Recovery(0, null, 0, r -> { }, false);
 
         public Recovery {
@@ -114,7 +121,7 @@ public final class PregelJob {
             if (every > 0 && directory == null) {
                 throw new IllegalArgumentException("checkpoints need a directory (--checkpoint-dir)");
             }
-            java.util.Objects.requireNonNull(onRestart, "onRestart");
+            Objects.requireNonNull(onRestart, "onRestart");
         }
     }
 
@@ -173,11 +180,11 @@ public final class PregelJob {
 
         /** Called for each vertex in id order with its value; the record is a flyweight, valid during the call. */
         public interface ValueVisitor {
-            void visit(int vertex, RecordView value) throws java.io.IOException;
+            void visit(int vertex, RecordView value) throws IOException;
         }
 
         /** Streams every vertex's value out of RStore, a window of about 4 MiB at a time. */
-        public void forEachValue(ValueVisitor visitor) throws java.io.IOException {
+        public void forEachValue(ValueVisitor visitor) throws IOException {
             if (closed) {
                 throw new IllegalStateException("the result is closed: its job and values are gone");
             }
@@ -213,8 +220,8 @@ public final class PregelJob {
         private void visit(ValueVisitor visitor) {
             try {
                 forEachValue(visitor);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 
@@ -306,7 +313,7 @@ public final class PregelJob {
      */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter, Recovery recovery) {
-        java.nio.file.Path checkpoints = recovery.every() == 0 ? null : recovery.directory();
+        Path checkpoints = recovery.every() == 0 ? null : recovery.directory();
         List<Restart> restarts = new ArrayList<>();
         Checkpoints.CoordinatorState restored = null;
         if (recovery.resume()) {
@@ -348,7 +355,7 @@ public final class PregelJob {
 
     /** One set of workers from superstep 0, or from checkpoint {@code restored}; {@code failedIn} says where a failure struck. */
     private static Result attempt(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
-                                  Workers workerStarter, int checkpointEvery, java.nio.file.Path checkpoints,
+                                  Workers workerStarter, int checkpointEvery, Path checkpoints,
                                   Checkpoints.CoordinatorState restored, long[] failedIn) {
         long setupStart = System.nanoTime();
         check(program);
@@ -383,7 +390,7 @@ public final class PregelJob {
                 }
                 MemoryBound memory = new MemoryBound(options.maxMemoryBytes(), workerStarter);
                 Heartbeats heartbeats = new Heartbeats(partitions, options.superstepTimeoutMs(), workerStarter::describe);
-                java.util.function.LongConsumer watch = superstep -> { // between barrier polls
+                LongConsumer watch = superstep -> { // between barrier polls
                     failFast(workers);
                     heartbeats.check(coordinator, superstep);
                     memory.check(superstep);
@@ -453,7 +460,7 @@ public final class PregelJob {
         private final Consumer<Superstep> progress;
         private final Messaging messaging; // as resolved: recorded in checkpoints, so a resumed job travels the same way
         private final long setupStart;
-        private final java.util.function.LongConsumer watch; // between barrier polls, with the superstep (-1: setup): throws to fail the job
+        private final LongConsumer watch; // between barrier polls, with the superstep (-1: setup): throws to fail the job
         final List<Superstep> supersteps = new ArrayList<>();
         boolean stoppedByMaster;
         double setupSeconds;
@@ -464,12 +471,12 @@ public final class PregelJob {
         private final long[] global;  // aggregators' values, raw bits
         private final long[] globals; // the master's global values, raw bits
         private final int checkpointEvery;
-        private final java.nio.file.Path checkpoints;
+        private final Path checkpoints;
         private final long first; // 0, or the checkpoint this run restarted from
 
         Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
-              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, java.util.function.LongConsumer watch,
-              int checkpointEvery, java.nio.file.Path checkpoints, Checkpoints.CoordinatorState restored, Messaging messaging) {
+              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, LongConsumer watch,
+              int checkpointEvery, Path checkpoints, Checkpoints.CoordinatorState restored, Messaging messaging) {
             this.coordinator = coordinator;
             this.messaging = messaging;
             this.watch = watch;
@@ -645,7 +652,7 @@ public final class PregelJob {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new PregelException("interrupted while watching worker " + i, e);
-            } catch (java.util.concurrent.CancellationException e) {
+            } catch (CancellationException e) {
                 throw new PregelException("worker " + i + " was cancelled before the job ended", e);
             }
             throw new PregelException("worker " + i + " stopped before the job ended", null);
@@ -693,7 +700,7 @@ public final class PregelJob {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
-            } catch (TimeoutException | java.util.concurrent.CancellationException e) {
+            } catch (TimeoutException | CancellationException e) {
                 // no more to learn from this worker
             }
         }

@@ -3,6 +3,7 @@ package io.carafe.pregel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -94,7 +95,7 @@ public final class RecordLayout {
     public String toString() {
         StringBuilder s = new StringBuilder("{");
         for (Field f : fields) {
-            s.append(s.length() > 1 ? ", " : "").append(f.type().name().toLowerCase(java.util.Locale.ROOT));
+            s.append(s.length() > 1 ? ", " : "").append(f.type().name().toLowerCase(Locale.ROOT));
             if (f.length() > 1) {
                 s.append('[').append(f.length()).append(']');
             }

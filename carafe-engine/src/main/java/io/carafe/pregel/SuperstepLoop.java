@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.IntPredicate;
 
 /**
@@ -257,7 +258,7 @@ final class SuperstepLoop {
             int expected = 2 + channel.checkpointSections();
             if (sections.size() != expected) {
                 throw new IllegalStateException("checkpoint " + first + " holds " + sections.size() + " sections for partition " + index
-                        + ", a " + header.messaging().name().toLowerCase(java.util.Locale.ROOT) + " job writes " + expected
+                        + ", a " + header.messaging().name().toLowerCase(Locale.ROOT) + " job writes " + expected
                         + ": it was written with other messaging; resume with the --messaging it ran with");
             }
             channel.resend(first, sections.subList(2, sections.size()));

@@ -1,5 +1,7 @@
 package io.rstore.idle;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * How a thread waits for something another thread or process will do: spin while it is
  * likely to come soon, then yield, then park for growing periods, so an idle wait costs
@@ -59,7 +61,7 @@ public final class IdleStrategy {
             yields++;
             Thread.yield();
         } else {
-            java.util.concurrent.locks.LockSupport.parkNanos(parkNanos);
+            LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(parkNanos << 1, maxParkNanos);
         }
     }

@@ -5,7 +5,9 @@ import io.rstore.ErrorCode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A client's RDMA-ready local memory: arenas split by a buddy allocator. A block's pages
@@ -86,7 +88,7 @@ public final class LocalMemory implements AutoCloseable {
     private final long cacheBytes;
     private final Registrar registrar;
     private final List<BuddyArena> arenas = new ArrayList<>();
-    private final java.util.Set<Block> ownBlocks = new java.util.HashSet<>();
+    private final Set<Block> ownBlocks = new HashSet<>();
     private long usedBytes;
     private long ownBytes; // in blocks with memory of their own, all of them used
     private boolean closed;

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Locale;
 
 /**
  * Large blocks of zeroed memory for chunks and local arenas, faulted in on the control
@@ -33,7 +34,7 @@ public final class NativeMemory {
         MethodHandle mmap = null;
         MethodHandle munmap = null;
         MethodHandle madvise = null;
-        if (System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
                 && !Boolean.getBoolean("rstore.memory.noHugePages")) {
             try {
                 Linker linker = Linker.nativeLinker();

@@ -1,5 +1,7 @@
 package io.rstore.protocol;
 
+import io.rstore.ErrorCode;
+
 /** What the master asks of a memory server: chunks of DRAM, registered and keyed. */
 public interface ChunkService {
 
@@ -17,7 +19,7 @@ public interface ChunkService {
      * UNSUPPORTED by default, and over the network.
      */
     default Grant mapFile(String file, long offset, long bytes) {
-        throw io.rstore.ErrorCode.UNSUPPORTED.exception("this memory server cannot map files");
+        throw ErrorCode.UNSUPPORTED.exception("this memory server cannot map files");
     }
 
     /** Gives the chunk a new key (old credentials stop working) and zeroes it, for reuse by another namespace. */
@@ -31,7 +33,7 @@ public interface ChunkService {
      * persistence directory); UNSUPPORTED on a server that keeps its chunks in memory only.
      */
     default void persist(int chunkId, long offset, long length) {
-        throw io.rstore.ErrorCode.UNSUPPORTED.exception("this memory server keeps its chunks in memory only (no rstore.persistence.dir): nothing to make durable");
+        throw ErrorCode.UNSUPPORTED.exception("this memory server keeps its chunks in memory only (no rstore.persistence.dir): nothing to make durable");
     }
 
     /** Deregisters the chunk and frees its memory. */

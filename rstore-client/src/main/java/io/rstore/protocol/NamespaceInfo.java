@@ -1,5 +1,7 @@
 package io.rstore.protocol;
 
+import io.rstore.NamespaceFlags;
+
 /**
  * What the master knows of a namespace.
  *
@@ -15,6 +17,6 @@ public record NamespaceInfo(long id, String name, long reservedBytes, long alloc
 
     /** Whether it takes chunks only from memory servers that keep them in files ({@link io.rstore.NamespaceFlags#DURABLE}). */
     public boolean durable() {
-        return (flags & io.rstore.NamespaceFlags.DURABLE) != 0;
+        return (flags & NamespaceFlags.DURABLE) != 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.rstore.transport;
 
+import io.rstore.memory.LocalMemory;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.transport.rdma.RdmaTransport;
 import io.rstore.transport.shm.ShmTransport;
@@ -58,7 +59,7 @@ public final class AutoTransport implements Transport {
 
     /** The rdma part's: the others need no registration, and it registers lazily, on a device it actually opens. */
     @Override
-    public io.rstore.memory.LocalMemory.Registrar localRegistrar() {
+    public LocalMemory.Registrar localRegistrar() {
         return rdma.localRegistrar();
     }
 

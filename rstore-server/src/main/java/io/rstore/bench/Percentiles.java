@@ -1,6 +1,7 @@
 package io.rstore.bench;
 
 import java.util.Arrays;
+import java.util.function.ToDoubleFunction;
 
 /** Percentiles of latency samples in nanoseconds. Sorts the array it is given. */
 record Percentiles(double p50, double p90, double p99, double p999, int samples) {
@@ -15,11 +16,11 @@ record Percentiles(double p50, double p90, double p99, double p999, int samples)
         return new Percentiles(
                 median(rounds, Percentiles::p50), median(rounds, Percentiles::p90),
                 median(rounds, Percentiles::p99), median(rounds, Percentiles::p999),
-                java.util.Arrays.stream(rounds).mapToInt(Percentiles::samples).sum());
+                Arrays.stream(rounds).mapToInt(Percentiles::samples).sum());
     }
 
-    private static double median(Percentiles[] rounds, java.util.function.ToDoubleFunction<Percentiles> pick) {
-        double[] values = java.util.Arrays.stream(rounds).mapToDouble(pick).sorted().toArray();
+    private static double median(Percentiles[] rounds, ToDoubleFunction<Percentiles> pick) {
+        double[] values = Arrays.stream(rounds).mapToDouble(pick).sorted().toArray();
         int mid = values.length / 2;
         return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }

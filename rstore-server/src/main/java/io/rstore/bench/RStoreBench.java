@@ -15,6 +15,8 @@ import io.rstore.barrier.BarrierCoordinator;
 import io.rstore.barrier.BarrierLayout;
 import io.rstore.barrier.BarrierWorker;
 import io.rstore.config.Units;
+import io.rstore.memory.NativeMemory;
+import io.rstore.protocol.ServerInfo;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,7 +61,7 @@ public final class RStoreBench {
         setup.put("memoryServers", rstore.servers().size());
         setup.put("chunkSizeBytes", s.chunkSizeBytes());
         setup.put("metricsEnabled", s.metricsEnabled());
-        setup.put("hugePages", io.rstore.memory.NativeMemory.usesHugePages());
+        setup.put("hugePages", NativeMemory.usesHugePages());
         setup.put("java", Runtime.version().toString());
         setup.put("cores", Runtime.getRuntime().availableProcessors());
         setup.put("timerFloorNanos", timerFloor());
@@ -110,7 +112,7 @@ public final class RStoreBench {
      * size's "cold" reservation is served from an earlier size's chunks.
      */
     private void controlPath(ArrayNode out) {
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         try {
             for (long size : plan.controlSizes()) {
                 progress.printf("control path: %s%n", Units.bytes(size));
@@ -374,7 +376,7 @@ public final class RStoreBench {
 
     /** Whether every server is reached through shm: then the plain copy is out of a mapped file too. */
     /** Reached over a socket: tcp, or rdma on the emulated device (its work requests go over tcp); not shm, not a real device. */
-    private boolean overSockets(io.rstore.protocol.ServerInfo server) {
+    private boolean overSockets(ServerInfo server) {
         String transport = rstore.transportTo(server);
         return transport.equals("tcp") || transport.equals("rdma") && server.rdma().startsWith("emulated:");
     }

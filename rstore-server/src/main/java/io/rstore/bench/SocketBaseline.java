@@ -1,5 +1,7 @@
 package io.rstore.bench;
 
+import io.rstore.memory.NativeMemory;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -78,8 +80,8 @@ final class SocketBaseline {
         int step = (int) Math.min(4L << 20, buffer);
         try (Arena arena = Arena.ofShared(); ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             // the same kind of memory as RStore's chunks and mappings (huge pages where the OS gives them)
-            MemorySegment from = io.rstore.memory.NativeMemory.allocate(arena, buffer).fill((byte) 1);
-            MemorySegment into = io.rstore.memory.NativeMemory.allocate(arena, buffer).fill((byte) 0);
+            MemorySegment from = NativeMemory.allocate(arena, buffer).fill((byte) 1);
+            MemorySegment into = NativeMemory.allocate(arena, buffer).fill((byte) 0);
             Thread sink = Thread.ofPlatform().daemon().start(() -> {
                 try (SocketChannel c = listener.accept()) {
                     long received = 0;

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
+import io.rstore.bench.DurabilityBench;
 import io.rstore.bench.RStoreBench;
 import io.rstore.config.Units;
 import io.rstore.net.NetworkCluster;
 import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
@@ -82,8 +85,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--cluster", paramLabel = "URI", description = "measure a running cluster instead, e.g. rstore+tcp://HOST:7400 or rstore+shm://HOST:7400")
     String cluster;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     /** --rdma-device resolved: disni needs a usable device with an address, auto takes it when there is one. */
     private String rdmaDevice() {
@@ -115,7 +118,7 @@ final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--durability measures a running cluster: give --cluster URI (docs/rstore.md, \"Durability\")");
             }
             try (RStore rstore = RStore.connect(cluster, RStoreSettings.defaults().withClusterSecret(Secrets.fromEnvironment()))) {
-                print(new io.rstore.bench.DurabilityBench(rstore, ops == null ? 2_000 : ops, rounds, System.err).run(), BenchCommand::printDurability);
+                print(new DurabilityBench(rstore, ops == null ? 2_000 : ops, rounds, System.err).run(), BenchCommand::printDurability);
                 return 0;
             }
         }
@@ -165,7 +168,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The result as JSON, or as {@code table} prints it. */
-    private void print(ObjectNode result, java.util.function.BiConsumer<JsonNode, PrintWriter> table) {
+    private void print(ObjectNode result, BiConsumer<JsonNode, PrintWriter> table) {
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) { // the header every command's JSON starts with (docs/json.schema.json), then the figures
             ObjectNode report = JsonReport.header(spec);

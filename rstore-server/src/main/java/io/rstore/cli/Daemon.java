@@ -1,11 +1,17 @@
 package io.rstore.cli;
 
+import com.codahale.metrics.MetricRegistry;
 import io.rstore.config.Logs;
 import io.rstore.config.RStoreConfig;
+import io.rstore.net.MetricsEndpoint;
+import io.rstore.net.NetLimits;
 import io.rstore.transport.rdma.RdmaDevice;
 import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Option;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
@@ -93,8 +99,8 @@ final class Daemon {
 
     private static boolean isLoopback(String address) {
         try {
-            return java.net.InetAddress.getByName(address).isLoopbackAddress();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
             throw new IllegalArgumentException("cannot resolve the address to listen on, " + address + ": " + e.getMessage());
         }
     }
@@ -126,18 +132,18 @@ final class Daemon {
      * The daemon's metrics over JMX, and as Prometheus text on rstore.metrics.port (if set)
      * at the daemon's bind address; the log says where.
      */
-    static io.rstore.net.MetricsEndpoint metrics(com.codahale.metrics.MetricRegistry registry, RStoreConfig config, String bindTo, String who) {
+    static MetricsEndpoint metrics(MetricRegistry registry, RStoreConfig config, String bindTo, String who) {
         String port = config.get(RStoreConfig.Key.METRICS_PORT);
-        io.rstore.net.MetricsEndpoint endpoint = io.rstore.net.MetricsEndpoint.start(registry,
-                port.isEmpty() ? null : new java.net.InetSocketAddress(bindTo, config.port(RStoreConfig.Key.METRICS_PORT)));
+        MetricsEndpoint endpoint = MetricsEndpoint.start(registry,
+                port.isEmpty() ? null : new InetSocketAddress(bindTo, config.port(RStoreConfig.Key.METRICS_PORT)));
         log(who, "metrics over JMX (domain io.rstore)" + (endpoint.port() < 0 ? "; no Prometheus endpoint (rstore.metrics.port)"
                 : "; Prometheus at http://" + bindTo + ":" + endpoint.port() + "/metrics"));
         return endpoint;
     }
 
     /** What one connection may cost, from rstore.net.*. */
-    static io.rstore.net.NetLimits limits(RStoreConfig config) {
-        return new io.rstore.net.NetLimits(config.count(RStoreConfig.Key.MAX_CONNECTIONS), config.count(RStoreConfig.Key.MAX_PENDING_HANDSHAKES),
+    static NetLimits limits(RStoreConfig config) {
+        return new NetLimits(config.count(RStoreConfig.Key.MAX_CONNECTIONS), config.count(RStoreConfig.Key.MAX_PENDING_HANDSHAKES),
                 config.count(RStoreConfig.Key.MAX_PENDING_PER_SOURCE), config.millis(RStoreConfig.Key.HANDSHAKE_TIMEOUT),
                 config.millis(RStoreConfig.Key.FRAME_TIMEOUT), config.bytes(RStoreConfig.Key.RDMA_MESSAGE_MEMORY));
     }

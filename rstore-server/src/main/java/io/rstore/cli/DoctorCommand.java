@@ -1,9 +1,12 @@
 package io.rstore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.config.Units;
 import io.rstore.protocol.ServerInfo;
+import io.rstore.server.ShmChunkFiles;
 import io.rstore.transport.rdma.RdmaEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +17,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true,
@@ -34,7 +39,7 @@ final class DoctorCommand implements Callable<Integer> {
     String format;
 
     /** The findings in order: label, then what was found. */
-    private final java.util.LinkedHashMap<String, String> findings = new java.util.LinkedHashMap<>();
+    private final LinkedHashMap<String, String> findings = new LinkedHashMap<>();
 
     @Override
     public Integer call() {
@@ -68,12 +73,12 @@ final class DoctorCommand implements Callable<Integer> {
             }
         }
         if (json) { // keys a program can name (rdmaDevices, lockedMemory, server0, ...), the facts as lists and numbers where there are some
-            com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
-            com.fasterxml.jackson.databind.node.ArrayNode deviceList = report.putArray("rdmaDevices");
+            ObjectNode report = JsonReport.header(spec);
+            ArrayNode deviceList = report.putArray("rdmaDevices");
             devices.forEach(deviceList::add);
             report.put("libdisni", library == null ? null : library.toString()).put("libdisniVersion", version < 0 ? null : version);
             report.put("rdmaUsable", rdma == null);
-            com.fasterxml.jackson.databind.node.ObjectNode found = report.putObject("findings");
+            ObjectNode found = report.putObject("findings");
             findings.forEach((what, finding) -> found.put(key(what), finding));
             JsonReport.print(report, out);
         } else {
@@ -91,10 +96,10 @@ final class DoctorCommand implements Callable<Integer> {
         String type;
         try {
             type = Files.getFileStore(dir).type();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             type = "unknown file system";
         }
-        return dir + " on " + type + ", " + free(dir) + " free; " + (io.rstore.server.ShmChunkFiles.dax(dir)
+        return dir + " on " + type + ", " + free(dir) + " free; " + (ShmChunkFiles.dax(dir)
                 ? "DAX: chunks mapped with MAP_SYNC, so persist has no page cache to write back"
                 : "not DAX (MAP_SYNC refused): persist is an msync to the disk");
     }
@@ -105,7 +110,7 @@ final class DoctorCommand implements Callable<Integer> {
         boolean upper = false;
         for (String word : label.split(" ")) {
             if (key.isEmpty()) {
-                key.append(word.equals(word.toUpperCase(java.util.Locale.ROOT)) ? word.toLowerCase(java.util.Locale.ROOT) : word);
+                key.append(word.equals(word.toUpperCase(Locale.ROOT)) ? word.toLowerCase(Locale.ROOT) : word);
             } else if (!word.isEmpty()) {
                 key.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
             }

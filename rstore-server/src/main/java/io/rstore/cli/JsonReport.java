@@ -1,5 +1,6 @@
 package io.rstore.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,6 +11,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Locale;
 
 /**
  * What every {@code --format json} output of the rstore and carafe commands starts with:
@@ -36,7 +39,7 @@ public final class JsonReport {
             }
         }
         for (PositionalParamSpec positional : spec.positionalParameters()) {
-            put(parameters, positional.paramLabel().toLowerCase(java.util.Locale.ROOT), positional.getValue());
+            put(parameters, positional.paramLabel().toLowerCase(Locale.ROOT), positional.getValue());
         }
         return report;
     }
@@ -54,7 +57,7 @@ public final class JsonReport {
                     a.add(d);
                 }
             }
-            case java.util.Collection<?> c -> {
+            case Collection<?> c -> {
                 ArrayNode a = into.putArray(name);
                 c.forEach(item -> a.add(String.valueOf(item)));
             }
@@ -66,7 +69,7 @@ public final class JsonReport {
     public static void print(JsonNode report, PrintWriter out) {
         try {
             out.println(MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("a report that cannot be written as JSON: " + e.getMessage(), e);
         }
         out.flush();

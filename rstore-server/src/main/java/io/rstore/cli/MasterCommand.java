@@ -1,14 +1,14 @@
 package io.rstore.cli;
 
-import io.rstore.config.Units;
-import io.rstore.config.RStoreConfig;
 import io.rstore.config.RStoreConfig.Key;
+import io.rstore.config.RStoreConfig;
+import io.rstore.config.Units;
 import io.rstore.net.MasterNode;
+import io.rstore.net.MetricsEndpoint;
+import io.rstore.transport.rdma.RdmaDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import io.rstore.transport.rdma.RdmaDevice;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -69,7 +69,7 @@ final class MasterCommand implements Callable<Integer> {
                 + Units.bytes(config.bytes(Key.CHUNK_SIZE)) + "; at most " + master.maxConnections() + " connections; "
                 + (persistence == null ? "metadata in memory only" : "metadata journaled in " + persistence + ", " + master.master().namespaceCount()
                         + " namespace(s) and " + master.master().servers().size() + " server(s) recovered") + ")");
-        io.rstore.net.MetricsEndpoint metrics = Daemon.metrics(master.metrics(), config, bindTo, WHO);
+        MetricsEndpoint metrics = Daemon.metrics(master.metrics(), config, bindTo, WHO);
         Daemon.runUntilStopped(WHO, () -> {
             metrics.close();
             master.close();

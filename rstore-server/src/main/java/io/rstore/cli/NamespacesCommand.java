@@ -1,15 +1,18 @@
 package io.rstore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.NamespaceFlags;
 import io.rstore.RStore;
 import io.rstore.config.Units;
 import io.rstore.protocol.NamespaceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -47,15 +50,15 @@ final class NamespacesCommand implements Runnable {
             return 0;
         }
 
-        @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table",
+        @CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table",
                 description = "output format (default: ${DEFAULT-VALUE})")
         String format;
 
         /** The namespaces as a table, or (--format json) as the report's {@code namespaces} array. */
         void table(PrintWriter out, List<NamespaceInfo> namespaces) {
             if (JsonReport.json(format)) {
-                com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
-                com.fasterxml.jackson.databind.node.ArrayNode list = report.putArray("namespaces");
+                ObjectNode report = JsonReport.header(spec);
+                ArrayNode list = report.putArray("namespaces");
                 for (NamespaceInfo ns : namespaces) {
                     list.addObject().put("name", ns.name()).put("id", ns.id()).put("reservedBytes", ns.reservedBytes())
                             .put("allocatedBytes", ns.allocatedBytes()).put("segments", ns.segments()).put("mappedSegments", ns.mappedSegments())

@@ -1,13 +1,15 @@
 package io.rstore.cli;
 
+import io.rstore.RStore;
 import io.rstore.RStoreException;
-import picocli.CommandLine;
+import io.rstore.config.Logs;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code rstore} command: routes to one class per subcommand. */
 @Command(name = "rstore",
         mixinStandardHelpOptions = true,
-        version = "rstore " + io.rstore.RStore.VERSION,
+        version = "rstore " + RStore.VERSION,
         description = "RStore: a distributed in-memory store with one-sided reads and writes.",
         subcommands = {MasterCommand.class, ServerCommand.class, ServeCommand.class, StatusCommand.class, UsageCommand.class, DoctorCommand.class, NamespacesCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class RStoreCli implements Runnable {
@@ -24,7 +26,7 @@ public final class RStoreCli implements Runnable {
     }
 
     static {
-        io.rstore.config.Logs.toStderr(); // the daemons log to stdout once they have read their configuration
+        Logs.toStderr(); // the daemons log to stdout once they have read their configuration
     }
 
     public static void main(String[] args) {

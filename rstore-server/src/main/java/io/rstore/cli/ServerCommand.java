@@ -1,9 +1,12 @@
 package io.rstore.cli;
 
-import io.rstore.config.Units;
-import io.rstore.config.RStoreConfig;
 import io.rstore.config.RStoreConfig.Key;
+import io.rstore.config.RStoreConfig;
+import io.rstore.config.Units;
+import io.rstore.net.MetricsEndpoint;
 import io.rstore.net.ServerNode;
+import io.rstore.server.ShmChunkFiles;
+import io.rstore.transport.rdma.RdmaDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -11,7 +14,6 @@ import picocli.CommandLine.Option;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.rstore.transport.rdma.RdmaDevice;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -79,7 +81,7 @@ final class ServerCommand implements Callable<Integer> {
         }
         Path persistence = config.get(Key.SERVER_PERSISTENCE_DIR).isEmpty() ? null : Path.of(config.get(Key.SERVER_PERSISTENCE_DIR));
         if (persistence != null) {
-            Daemon.log(WHO, "chunks kept as files in " + persistence + (io.rstore.server.ShmChunkFiles.dax(persistence)
+            Daemon.log(WHO, "chunks kept as files in " + persistence + (ShmChunkFiles.dax(persistence)
                     ? " (DAX: mapped with MAP_SYNC, a flush reaches persistent memory)" : " (not DAX: persist is an msync to the disk)")
                     + "; clients on this host map them there");
         }
@@ -94,7 +96,7 @@ final class ServerCommand implements Callable<Integer> {
         Daemon.log(WHO, "memory server " + server.id() + " serving " + Units.bytes(config.bytes(Key.SERVER_CAPACITY)) + " at "
                 + server.address() + " (" + transports + "), registered with the master at " + config.get(Key.MASTER_HOST) + ":"
                 + config.port(Key.MASTER_PORT));
-        io.rstore.net.MetricsEndpoint metrics = Daemon.metrics(server.metrics(), config, bindTo, WHO);
+        MetricsEndpoint metrics = Daemon.metrics(server.metrics(), config, bindTo, WHO);
         Daemon.runUntilStopped(WHO, () -> {
             metrics.close();
             server.close();

@@ -1,5 +1,7 @@
 package io.rstore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.config.Units;
 import io.rstore.protocol.ClientInfo;
@@ -8,13 +10,12 @@ import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.ServerInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -44,7 +45,7 @@ final class StatusCommand implements Callable<Integer> {
             long capacity = 0;
             long used = 0;
             out.printf("cluster %s (transport %s); master version %s, up %s%n%n", rstore.uri(), rstore.transportName(), info.version(),
-                    java.time.Duration.ofMillis(info.uptimeMillis()).toSeconds() + " s");
+                    Duration.ofMillis(info.uptimeMillis()).toSeconds() + " s");
             out.printf("%4s  %-36s %6s %6s %12s %12s %12s %10s  %s%n", "id", "memory server", "state", "chunks", "capacity", "used", "free",
                     "heartbeat", "reached by");
             for (ServerInfo s : servers) {

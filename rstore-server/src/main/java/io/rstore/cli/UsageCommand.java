@@ -1,5 +1,7 @@
 package io.rstore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.RStore;
 import io.rstore.config.Units;
 import io.rstore.protocol.NamespaceInfo;
@@ -8,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.Comparator;
@@ -23,7 +26,7 @@ final class UsageCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @picocli.CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
+    @CommandLine.Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "output format (default: ${DEFAULT-VALUE})")
     String format;
 
     @Override
@@ -35,8 +38,8 @@ final class UsageCommand implements Callable<Integer> {
                     .sorted(Comparator.comparingLong(NamespaceInfo::reservedBytes).reversed().thenComparing(NamespaceInfo::name)).toList();
             long capacity = rstore.servers().stream().filter(ServerInfo::alive).mapToLong(ServerInfo::capacityBytes).sum();
             if (json) {
-                com.fasterxml.jackson.databind.node.ObjectNode report = JsonReport.header(spec);
-                com.fasterxml.jackson.databind.node.ArrayNode list = report.putArray("namespaces");
+                ObjectNode report = JsonReport.header(spec);
+                ArrayNode list = report.putArray("namespaces");
                 for (NamespaceInfo ns : namespaces) {
                     list.addObject().put("name", ns.name()).put("reservedBytes", ns.reservedBytes()).put("allocatedBytes", ns.allocatedBytes())
                             .put("segments", ns.segments()).put("mappedSegments", ns.mappedSegments());

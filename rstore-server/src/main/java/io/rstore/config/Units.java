@@ -1,5 +1,7 @@
 package io.rstore.config;
 
+import java.util.Locale;
+
 /** Human-readable sizes, and parsing of sizes such as {@code 64MiB}. */
 public final class Units {
     private Units() {
@@ -10,7 +12,7 @@ public final class Units {
             if (n >= 1L << shift) {
                 String unit = shift == 30 ? "GiB" : shift == 20 ? "MiB" : "KiB";
                 return n % (1L << shift) == 0 ? (n >> shift) + " " + unit
-                        : String.format(java.util.Locale.ROOT, "%.1f %s", n / (double) (1L << shift), unit);
+                        : String.format(Locale.ROOT, "%.1f %s", n / (double) (1L << shift), unit);
             }
         }
         return n + " B";
@@ -18,7 +20,7 @@ public final class Units {
 
     /** Parses {@code 123}, {@code 4KiB}, {@code 16MiB}, {@code 1GiB} (also k/m/g, KB/MB/GB as binary units). */
     public static long parseBytes(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT).replace("ib", "").replace("b", "");
+        String t = text.trim().toLowerCase(Locale.ROOT).replace("ib", "").replace("b", "");
         long scale = 1;
         if (t.endsWith("k")) {
             scale = 1L << 10;

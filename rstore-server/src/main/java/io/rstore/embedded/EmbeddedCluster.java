@@ -2,6 +2,7 @@ package io.rstore.embedded;
 
 import io.rstore.ErrorCode;
 import io.rstore.RStore;
+import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.master.Master;
 import io.rstore.protocol.wire.MasterService;
@@ -10,6 +11,7 @@ import io.rstore.server.MemoryServer;
 import io.rstore.transport.RegionTable;
 import io.rstore.transport.inproc.InprocTransport;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,7 +62,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             if (!RUNNING.containsKey(name)) {
                 try {
                     return start(settings.withClusterName(name));
-                } catch (io.rstore.RStoreException raced) {
+                } catch (RStoreException raced) {
                     // another thread took the name between the check and the start: try the next
                 }
             }
@@ -113,8 +115,8 @@ public final class EmbeddedCluster implements AutoCloseable {
      * Master calls go through the same frames as over a network, copied as a wire would,
      * so the embedded default exercises the protocol codec on every control-path call.
      */
-    private java.nio.ByteBuffer loopback(java.nio.ByteBuffer request) {
-        java.nio.ByteBuffer onTheWire = java.nio.ByteBuffer.allocate(request.remaining()).put(request).flip();
+    private ByteBuffer loopback(ByteBuffer request) {
+        ByteBuffer onTheWire = ByteBuffer.allocate(request.remaining()).put(request).flip();
         return masterService.handle(onTheWire);
     }
 

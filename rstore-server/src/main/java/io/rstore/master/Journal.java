@@ -2,6 +2,7 @@ package io.rstore.master;
 
 import io.rstore.ErrorCode;
 import io.rstore.RStoreException;
+import io.rstore.config.Logs;
 import io.rstore.internal.DurableFiles;
 
 import java.io.IOException;
@@ -13,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
@@ -37,8 +41,8 @@ final class Journal implements AutoCloseable {
     private static final int HEADER = 4 + 4 + 8 + 1;
     private static final int MAX_RECORD = 1 << 20;
     /** The journal and snapshot are the owner's alone (0600): they hold the chunks' keys. */
-    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
-            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    private static final FileAttribute<?> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     private static final byte SERVER_JOINED = 1;
     private static final byte NAMESPACE_CREATED = 2;
@@ -80,8 +84,8 @@ final class Journal implements AutoCloseable {
     static Journal open(Path directory, MetadataChanges state, long snapshotAfterBytes, Consumer<String> log) {
         try {
             if (!Files.isDirectory(directory)) { // 0700: the journal holds every chunk's key, which is as good as access to its bytes
-                Files.createDirectories(directory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------")));
             }
         } catch (IOException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("cannot create the master's persistence directory " + directory + ": " + e.getMessage());
@@ -121,7 +125,7 @@ final class Journal implements AutoCloseable {
             }
         }
         Path file = directory.resolve(JOURNAL);
-        journal = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY);
+        journal = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY);
         ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(journal.size()));
         while (bytes.hasRemaining() && journal.read(bytes, bytes.position()) >= 0) {
             // read it all
@@ -274,7 +278,7 @@ final class Journal implements AutoCloseable {
         Records all = new Records();
         state.accept(all);
         Path temporary = directory.resolve(SNAPSHOT + ".new");
-        try (FileChannel out = FileChannel.open(temporary, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        try (FileChannel out = FileChannel.open(temporary, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE), OWNER_ONLY)) {
             ByteBuffer header = ByteBuffer.allocate(16).putLong(MAGIC).putLong(pending.seq).flip();
             out.write(header);
@@ -306,7 +310,7 @@ final class Journal implements AutoCloseable {
     /** A write of the journal or a snapshot failed: NO_SPACE when the disk is full, logged either way, since the caller only sees its own call fail. */
     private static RStoreException writeFailed(IOException e, String what) {
         RStoreException failure = (DurableFiles.noSpace(e) ? ErrorCode.NO_SPACE : ErrorCode.UNKNOWN).exception(what);
-        io.rstore.config.Logs.get("rstore master").error(failure.getMessage());
+        Logs.get("rstore master").error(failure.getMessage());
         return failure;
     }
 

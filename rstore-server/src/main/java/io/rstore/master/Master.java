@@ -1,17 +1,22 @@
 package io.rstore.master;
 
+import com.codahale.metrics.MetricRegistry;
 import io.rstore.AllocFlags;
 import io.rstore.ErrorCode;
 import io.rstore.NamespaceFlags;
+import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.protocol.ChunkLocation;
 import io.rstore.protocol.ChunkService;
 import io.rstore.protocol.ClientInfo;
+import io.rstore.protocol.ClusterInfo;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.protocol.ServerRegistration;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2IntMap;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -19,11 +24,18 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -202,7 +214,7 @@ public final class Master implements MasterProtocol {
     private void describe(MetadataChanges to) {
         for (Server s : servers) {
             to.serverJoined(s.id, s.identity, s.durable, s.address, s.shm, s.rdma);
-            for (java.util.Iterator<Chunk> it = s.pool.descendingIterator(); it.hasNext(); ) {
+            for (Iterator<Chunk> it = s.pool.descendingIterator(); it.hasNext(); ) {
                 Chunk c = it.next();
                 to.chunkPooled(s.id, c.chunkId, c.key);
             }
@@ -332,7 +344,7 @@ public final class Master implements MasterProtocol {
 
     /** The chunks a registering server holds that nothing here refers to at their size: all of them for a server this master does not know. */
     private synchronized int[] unclaimed(Server known, List<ServerRegistration.HeldChunk> held) {
-        it.unimi.dsi.fastutil.ints.IntOpenHashSet claimed = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
+        IntOpenHashSet claimed = new IntOpenHashSet();
         if (known != null) {
             for (Space space : byId.values()) {
                 for (Chunk c : space.chunks) {
@@ -354,7 +366,7 @@ public final class Master implements MasterProtocol {
      * what it has of the pool.
      */
     private void reconcile(Server s, List<ServerRegistration.HeldChunk> held) {
-        it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<ServerRegistration.HeldChunk> byId = new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<ServerRegistration.HeldChunk> byId = new Int2ObjectOpenHashMap<>();
         held.forEach(h -> byId.put(h.id(), h));
         for (Space space : this.byId.values()) {
             for (int i = 0; i < space.chunks.size(); i++) {
@@ -435,7 +447,7 @@ public final class Master implements MasterProtocol {
      * Gauges of the master's state, registered under {@code rstore.master.}: sessions,
      * namespaces, live and dead memory servers, chunks held by namespaces and pooled, uptime.
      */
-    public void registerGauges(com.codahale.metrics.MetricRegistry registry) {
+    public void registerGauges(MetricRegistry registry) {
         registry.gauge("rstore.master.sessions", () -> () -> { synchronized (this) { return sessions.size(); } });
         registry.gauge("rstore.master.namespaces", () -> () -> { synchronized (this) { return byName.size(); } });
         registry.gauge("rstore.master.servers.alive", () -> () -> { synchronized (this) { return servers.stream().filter(s -> s.alive).count(); } });
@@ -447,20 +459,20 @@ public final class Master implements MasterProtocol {
 
     private synchronized void beat(int serverId) {
         if (serverId >= lastBeatNanos.length) {
-            lastBeatNanos = java.util.Arrays.copyOf(lastBeatNanos, Math.max(serverId + 1, 2 * lastBeatNanos.length));
+            lastBeatNanos = Arrays.copyOf(lastBeatNanos, Math.max(serverId + 1, 2 * lastBeatNanos.length));
         }
         lastBeatNanos[serverId] = System.nanoTime();
     }
 
     @Override
-    public synchronized io.rstore.protocol.ClusterInfo clusterInfo() {
+    public synchronized ClusterInfo clusterInfo() {
         long now = System.nanoTime();
         List<Long> ages = new ArrayList<>(servers.size());
         for (Server s : servers) {
             long beat = s.id < lastBeatNanos.length ? lastBeatNanos[s.id] : 0;
             ages.add(beat == 0 ? -1 : (now - beat) / 1_000_000);
         }
-        return new io.rstore.protocol.ClusterInfo(io.rstore.RStore.VERSION, (now - startedNanos) / 1_000_000, ages);
+        return new ClusterInfo(RStore.VERSION, (now - startedNanos) / 1_000_000, ages);
     }
 
     @Override
@@ -851,17 +863,17 @@ public final class Master implements MasterProtocol {
             });
         }
         // outside the lock: an msync takes as long as the disk does; each server's pieces in turn, the servers at once
-        Map<Server, List<Piece>> byServer = new java.util.LinkedHashMap<>();
+        Map<Server, List<Piece>> byServer = new LinkedHashMap<>();
         pieces.forEach(p -> byServer.computeIfAbsent(p.server(), k -> new ArrayList<>()).add(p));
-        List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
-        try (java.util.concurrent.ExecutorService each = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        List<Future<?>> calls = new ArrayList<>();
+        try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
             for (List<Piece> own : byServer.values()) {
                 calls.add(each.submit(() -> own.forEach(p -> p.server().service.persist(p.chunkId(), p.offset(), p.length()))));
             }
-            for (java.util.concurrent.Future<?> call : calls) {
+            for (Future<?> call : calls) {
                 try {
                     call.get();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw e.getCause() instanceof RuntimeException r ? r : ErrorCode.UNKNOWN.exception(String.valueOf(e.getCause()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -1,5 +1,7 @@
 package io.rstore.net;
 
+import io.rstore.config.Logs;
+import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
 
 import java.io.IOException;
@@ -13,11 +15,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.List;
 
 /**
  * Where a new connection waits until it has answered the challenge: one thread and one
@@ -131,7 +133,7 @@ final class HandshakeGate implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             if (!closed) {
-                io.rstore.config.Logs.get("rstore").error("the handshake thread stopped: " + e, e);
+                Logs.get("rstore").error("the handshake thread stopped: " + e, e);
             }
         } finally {
             for (SocketChannel c : waiting.keySet()) {
@@ -188,7 +190,7 @@ final class HandshakeGate implements AutoCloseable {
         try {
             ByteBuffer proof = w.proof.flip();
             if (secret.isEmpty() && !Handshake.isProof(proof)) {
-                writeAll(channel, io.rstore.protocol.wire.Frames.invalidFrameError("an answer to the challenge that is not a proof frame"));
+                writeAll(channel, Frames.invalidFrameError("an answer to the challenge that is not a proof frame"));
                 outcome.refused("an answer to the challenge that is not a proof frame from " + channel.getRemoteAddress(), channel);
                 closeQuietly(channel);
             } else if (!Handshake.accepts(proof, secret, w.nonce)) {

@@ -1,6 +1,8 @@
 package io.rstore.net;
 
+import com.codahale.metrics.MetricRegistry;
 import io.rstore.ErrorCode;
+import io.rstore.config.Logs;
 import io.rstore.config.Units;
 import io.rstore.master.Master;
 import io.rstore.protocol.ServerInfo;
@@ -15,8 +17,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.SocketAddress;
+import java.net.SocketException;
+import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
@@ -31,11 +34,11 @@ public final class MasterNode implements AutoCloseable {
     private final Thread heartbeat;
     private final RdmaDevice rdma;                 // null: control calls over tcp only
     private final RdmaDevice.Listener rdmaListener;
-    private final com.codahale.metrics.MetricRegistry metrics = new com.codahale.metrics.MetricRegistry();
+    private final MetricRegistry metrics = new MetricRegistry();
     private volatile boolean closed;
 
     private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, RdmaDevice rdma,
-                       int rdmaPort, NetLimits limits, boolean remoteServers, java.nio.file.Path persistenceDirectory,
+                       int rdmaPort, NetLimits limits, boolean remoteServers, Path persistenceDirectory,
                        Consumer<String> log) throws IOException {
         int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
         String required = secret == null ? "" : secret;
@@ -69,7 +72,7 @@ public final class MasterNode implements AutoCloseable {
         this.heartbeat = Thread.ofPlatform().name("rstore-heartbeat").daemon().start(() -> {
             while (!closed) {
                 for (ServerInfo dead : master.checkServers()) { // a warning: stopped on purpose or not, its chunks cannot be reached now
-                    io.rstore.config.Logs.get("rstore master").warn("memory server " + dead.id() + " at " + dead.address()
+                    Logs.get("rstore master").warn("memory server " + dead.id() + " at " + dead.address()
                             + " stopped answering; marked dead " + (dead.durable()
                             ? "until it rejoins (its chunks are kept in its persistence directory; reads of them fail with SERVER_UNAVAILABLE meanwhile)"
                             : "(it keeps no persistence directory: the data of its chunks is lost)"));
@@ -119,7 +122,7 @@ public final class MasterNode implements AutoCloseable {
      */
     public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
                                    RdmaDevice rdma, int rdmaPort, NetLimits limits, boolean remoteServers,
-                                   java.nio.file.Path persistenceDirectory, Consumer<String> log) {
+                                   Path persistenceDirectory, Consumer<String> log) {
         try {
             return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, limits, remoteServers,
                     persistenceDirectory, log);
@@ -143,7 +146,7 @@ public final class MasterNode implements AutoCloseable {
     }
 
     /** The master's metrics: its calls (rstore.master.call.NAME), errors, bytes, connections, and gauges of its state. */
-    public com.codahale.metrics.MetricRegistry metrics() {
+    public MetricRegistry metrics() {
         return metrics;
     }
 

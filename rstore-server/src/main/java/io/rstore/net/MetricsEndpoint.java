@@ -15,6 +15,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.Quantiles;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
+import io.rstore.config.Logs;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -66,7 +67,7 @@ public final class MetricsEndpoint implements AutoCloseable {
                     try {
                         writer.write(body, scraped.scrape());
                     } catch (RuntimeException e) { // said, rather than a connection closed without a word
-                        io.rstore.config.Logs.get("rstore").error("the metrics endpoint cannot write the registry: " + e, e);
+                        Logs.get("rstore").error("the metrics endpoint cannot write the registry: " + e, e);
                         exchange.sendResponseHeaders(500, -1);
                         return;
                     }

@@ -6,6 +6,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.rstore.protocol.wire.CallNames;
 
+import java.util.function.IntSupplier;
+
 /**
  * What a daemon's tcp port counts, in the daemon's registry under {@code PREFIX.}: each
  * call's latency ({@code call.NAME}, a timer), error answers, request and answer bytes,
@@ -39,7 +41,7 @@ public final class ServerMetrics {
     }
 
     /** The connections open now, as a gauge. */
-    void connectionsOpen(java.util.function.IntSupplier open) {
+    void connectionsOpen(IntSupplier open) {
         registry.gauge(prefix + ".connections", () -> open::getAsInt);
     }
 

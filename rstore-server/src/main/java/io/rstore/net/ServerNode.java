@@ -1,5 +1,6 @@
 package io.rstore.net;
 
+import com.codahale.metrics.MetricRegistry;
 import io.rstore.ErrorCode;
 import io.rstore.protocol.ServerRegistration;
 import io.rstore.protocol.wire.ChunkCalls;
@@ -41,7 +42,7 @@ public final class ServerNode implements AutoCloseable {
     private final String identity; // kept in the persistence directory, else this process's own
     private final int timeoutMs;
     private final Consumer<String> log;
-    private final com.codahale.metrics.MetricRegistry metrics = new com.codahale.metrics.MetricRegistry();
+    private final MetricRegistry metrics = new MetricRegistry();
     private volatile int id = -1;
     private volatile boolean closed;
     private RemoteMaster master; // the registration connection; null while the master is unreachable
@@ -194,7 +195,7 @@ public final class ServerNode implements AutoCloseable {
     }
 
     /** The server's metrics: chunk calls, one-sided reads and writes and their bytes, connections, capacity, use, chunks. */
-    public com.codahale.metrics.MetricRegistry metrics() {
+    public MetricRegistry metrics() {
         return metrics;
     }
 

@@ -1,17 +1,20 @@
 package io.rstore.net;
 
 import io.rstore.ErrorCode;
+import io.rstore.config.Logs;
 import io.rstore.protocol.wire.FrameHandler;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.RegionTable;
 import io.rstore.transport.SegmentWindow;
+import org.slf4j.Logger;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
@@ -21,10 +24,12 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * Serves RStore over TCP: request frames go to a {@link FrameHandler} of the connection's
@@ -43,7 +48,7 @@ import java.util.function.IntFunction;
  * second.
  */
 public final class TcpServer implements AutoCloseable {
-    private static final org.slf4j.Logger LOG = io.rstore.config.Logs.get("rstore");
+    private static final Logger LOG = Logs.get("rstore");
     private final ServerSocketChannel listener;
     private final Function<SocketAddress, FrameHandler> handlers;
     private final IntFunction<RegionTable> regions;
@@ -205,10 +210,10 @@ public final class TcpServer implements AutoCloseable {
      */
     private static void keepAlive(SocketChannel channel) {
         try {
-            channel.setOption(java.net.StandardSocketOptions.SO_KEEPALIVE, true);
-            channel.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, 10);
-            channel.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, 2);
-            channel.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
+            channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            channel.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, 10);
+            channel.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, 2);
+            channel.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
         } catch (IOException | UnsupportedOperationException e) {
             // not on this platform: a dead peer is then noticed when a write to it fails
         }
@@ -266,7 +271,7 @@ public final class TcpServer implements AutoCloseable {
                 int type = in.getShort(Frames.TYPE_AT);
                 long started = System.nanoTime();
                 ByteBuffer answer = handler.handle(in);
-                metrics.call(type).update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+                metrics.call(type).update(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 metrics.bytesIn.mark(4L + length);
                 metrics.bytesOut.mark(answer.remaining());
                 if (answer.remaining() > 7 && answer.get(answer.position() + 7) == Frames.ERROR) {

@@ -2,19 +2,26 @@ package io.rstore.server;
 
 import io.rstore.ErrorCode;
 import io.rstore.RStoreException;
+import io.rstore.config.Logs;
 import io.rstore.memory.NativeMemory;
 import io.rstore.protocol.ChunkService;
+import io.rstore.protocol.ServerRegistration;
 import io.rstore.transport.RegionTable;
 import io.rstore.transport.rdma.RdmaDevice;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A memory server: DRAM chunks, allocated on the master's request and registered in a
@@ -122,7 +129,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
         } catch (OutOfMemoryError | RuntimeException e) {
             arena.close();
             if (e instanceof RStoreException r && r.code() == ErrorCode.NO_SPACE) {
-                io.rstore.config.Logs.get("rstore server").warn(r.getMessage());
+                Logs.get("rstore server").warn(r.getMessage());
                 throw r;
             }
             throw ErrorCode.OUT_OF_MEMORY.exception("memory server could not allocate a chunk of " + bytes + " bytes: " + e.getMessage());
@@ -175,7 +182,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
                         + " (" + channel.size() + " bytes)");
             }
             memory = channel.map(FileChannel.MapMode.PRIVATE, offset, bytes, arena);
-        } catch (java.nio.file.AccessDeniedException | java.nio.file.ReadOnlyFileSystemException e) {
+        } catch (AccessDeniedException | ReadOnlyFileSystemException e) {
             arena.close();
             throw ErrorCode.UNSUPPORTED.exception("cannot map " + path + " privately (not writable here): " + e.getMessage());
         } catch (IOException e) {
@@ -243,7 +250,7 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             memory.asSlice(offset, length).force(); // msync(MS_SYNC), outside the lock: as slow as the disk
         } catch (IllegalStateException e) {
             throw ErrorCode.INVALID_ADDRESS.exception("chunk " + chunkId + " was released while being persisted");
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw ErrorCode.UNKNOWN.exception("cannot flush chunk " + chunkId + " to its file: " + e.getMessage());
         }
     }
@@ -268,10 +275,10 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     }
 
     /** The chunks this server holds: id, key, bytes. */
-    public synchronized java.util.List<io.rstore.protocol.ServerRegistration.HeldChunk> chunks() {
-        java.util.List<io.rstore.protocol.ServerRegistration.HeldChunk> held = new java.util.ArrayList<>(arenas.size());
+    public synchronized List<ServerRegistration.HeldChunk> chunks() {
+        List<ServerRegistration.HeldChunk> held = new ArrayList<>(arenas.size());
         for (int id : arenas.keySet()) {
-            held.add(new io.rstore.protocol.ServerRegistration.HeldChunk(id, regions.key(id), regions.memory(id).byteSize()));
+            held.add(new ServerRegistration.HeldChunk(id, regions.key(id), regions.memory(id).byteSize()));
         }
         return held;
     }

@@ -1,26 +1,32 @@
 package io.rstore.server;
 
 import io.rstore.ErrorCode;
+import io.rstore.config.Logs;
 import io.rstore.internal.DurableFiles;
 import io.rstore.transport.shm.ShmLayout;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.stream.Stream;
-
-import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import jdk.nio.mapmode.ExtendedMapMode;
 
 /**
  * A memory server's chunks as files for the shm transport ({@link ShmLayout}): a directory
@@ -143,7 +149,7 @@ public final class ShmChunkFiles implements AutoCloseable {
         String made = "server-" + HexFormat.of().formatHex(bytes);
         Path temporary = directory.resolve(IDENTITY_FILE + ".new");
         try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            out.write(java.nio.ByteBuffer.wrap((made + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            out.write(ByteBuffer.wrap((made + "\n").getBytes(StandardCharsets.UTF_8)));
             out.force(true);
         }
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
@@ -175,8 +181,8 @@ public final class ShmChunkFiles implements AutoCloseable {
      * The chunk files a persistent directory holds, each now this server's under the id and
      * key its name says; map each with {@link #map}.
      */
-    public synchronized java.util.List<Kept> kept() {
-        java.util.List<Kept> kept = new java.util.ArrayList<>();
+    public synchronized List<Kept> kept() {
+        List<Kept> kept = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "chunk-*-*")) {
             for (Path file : files) {
                 String[] parts = file.getFileName().toString().split("-");
@@ -211,7 +217,7 @@ public final class ShmChunkFiles implements AutoCloseable {
     private MemorySegment mapShared(FileChannel file, long bytes, Arena arena) throws IOException {
         if (persistent) {
             try {
-                return file.map(jdk.nio.mapmode.ExtendedMapMode.READ_WRITE_SYNC, 0, bytes, arena);
+                return file.map(ExtendedMapMode.READ_WRITE_SYNC, 0, bytes, arena);
             } catch (IOException | UnsupportedOperationException e) {
                 // not DAX: an ordinary shared mapping, made durable by msync
             }
@@ -224,7 +230,7 @@ public final class ShmChunkFiles implements AutoCloseable {
         Path probe = directory.resolve("dax-probe-" + ProcessHandle.current().pid());
         try (FileChannel file = FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
                 StandardOpenOption.DELETE_ON_CLOSE); Arena arena = Arena.ofConfined()) {
-            file.map(jdk.nio.mapmode.ExtendedMapMode.READ_WRITE_SYNC, 0, 4096, arena);
+            file.map(ExtendedMapMode.READ_WRITE_SYNC, 0, 4096, arena);
             return true;
         } catch (IOException | UnsupportedOperationException | IllegalStateException e) {
             return false;
@@ -254,7 +260,7 @@ public final class ShmChunkFiles implements AutoCloseable {
         LONG.setVolatile(heartbeat, 0L, System.nanoTime());
     }
 
-    private static java.nio.file.attribute.FileAttribute<?> owner() {
+    private static FileAttribute<?> owner() {
         return PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
     }
 
@@ -326,7 +332,7 @@ public final class ShmChunkFiles implements AutoCloseable {
             try {
                 Files.deleteIfExists(old);
             } catch (IOException e) {
-                io.rstore.config.Logs.get("rstore server").warn("cannot remove " + old + ": " + e.getMessage());
+                Logs.get("rstore server").warn("cannot remove " + old + ": " + e.getMessage());
             }
         }
     }
@@ -388,7 +394,7 @@ public final class ShmChunkFiles implements AutoCloseable {
             }
             Files.deleteIfExists(dir);
         } catch (IOException e) {
-            io.rstore.config.Logs.get("rstore server").warn("cannot remove " + dir + ": " + e.getMessage());
+            Logs.get("rstore server").warn("cannot remove " + dir + ": " + e.getMessage());
         }
     }
 }

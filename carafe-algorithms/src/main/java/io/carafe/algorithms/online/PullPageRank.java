@@ -1,5 +1,7 @@
 package io.carafe.algorithms.online;
 
+import java.util.Arrays;
+
 /**
  * PageRank as GAP's {@code pr} computes it, on threads of this process over a resident
  * graph's in-edges: each iteration pulls, for every vertex, the contributions (rank /
@@ -69,7 +71,7 @@ public final class PullPageRank {
         });
         parallel.forEach(n, GRAIN, (from, to) -> {
             for (int v = from; v < to; v++) {
-                java.util.Arrays.sort(inSlots, inStart[v], inStart[v + 1]);
+                Arrays.sort(inSlots, inStart[v], inStart[v + 1]);
             }
         });
     }

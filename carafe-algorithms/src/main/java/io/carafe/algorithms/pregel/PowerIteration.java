@@ -4,6 +4,8 @@ import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 
+import java.util.Arrays;
+
 /**
  * Independent reference PageRank: plain power iteration over the graph file in local
  * memory, pushing rank along out-edges array by array. It shares no code with the Pregel
@@ -17,10 +19,10 @@ public final class PowerIteration {
         int n = (int) g.header().vertexCount();
         double[] rank = new double[n];
         double[] next = new double[n];
-        java.util.Arrays.fill(rank, 1.0 / n);
+        Arrays.fill(rank, 1.0 / n);
         for (int it = 0; it < iterations; it++) {
             double dangling = 0;
-            java.util.Arrays.fill(next, 0);
+            Arrays.fill(next, 0);
             for (int u = 0; u < n; u++) {
                 int degree = VertexLayout.degree(g.vertices(), u);
                 if (degree == 0) {

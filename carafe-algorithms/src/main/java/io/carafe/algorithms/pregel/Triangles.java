@@ -6,6 +6,9 @@ import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
 
+import java.lang.ref.WeakReference;
+import java.util.Arrays;
+
 /**
  * Triangles on the undirected view of a graph (neighbourhood N(v) = in- ∪ out-neighbours,
  * without v), found once each, and from them the triangle count per vertex or the local
@@ -175,7 +178,7 @@ public final class Triangles implements VertexProgram {
         private int used = PAGE;  // ints used of the last page: none is open yet
         private long[] sorting = new long[64];
         private long[] credits = new long[64];
-        private java.lang.ref.WeakReference<Context> owner = new java.lang.ref.WeakReference<>(null);
+        private WeakReference<Context> owner = new WeakReference<>(null);
         // what ranked(...) and rankedAt(...) found
         int[] ranks;
         byte[] flags;
@@ -189,7 +192,7 @@ public final class Triangles implements VertexProgram {
         int ranked(Context ctx, int x) {
             if (where == null || owner.get() != ctx) {
                 release();
-                owner = new java.lang.ref.WeakReference<>(ctx);
+                owner = new WeakReference<>(ctx);
                 orient(ctx);
             }
             return rankedAt(rankOf[x]);
@@ -230,7 +233,7 @@ public final class Triangles implements VertexProgram {
             if (credits.length < length) {
                 credits = new long[Math.max(length, 2 * credits.length)];
             }
-            java.util.Arrays.fill(credits, 0, length, 0);
+            Arrays.fill(credits, 0, length, 0);
             return credits;
         }
 
@@ -241,7 +244,7 @@ public final class Triangles implements VertexProgram {
             for (int x = 0; x < n; x++) {
                 keys[x] = (long) (ctx.outDegreeOf(x) + ctx.inDegreeOf(x)) << 32 | x;
             }
-            java.util.Arrays.sort(keys);
+            Arrays.sort(keys);
             rankOf = new int[n];
             vertexAt = new int[n];
             for (int r = 0; r < n; r++) {
@@ -268,11 +271,11 @@ public final class Triangles implements VertexProgram {
                     sorting[above++] = (long) r << 2 | n.flags[i];
                 }
             }
-            java.util.Arrays.sort(sorting, 0, above);
+            Arrays.sort(sorting, 0, above);
             if (used + above > PAGE || pages == 0) { // a new page, of the list's size if it is longer than a page
                 if (pages == rankPages.length) {
-                    rankPages = java.util.Arrays.copyOf(rankPages, 2 * pages);
-                    flagPages = java.util.Arrays.copyOf(flagPages, 2 * pages);
+                    rankPages = Arrays.copyOf(rankPages, 2 * pages);
+                    flagPages = Arrays.copyOf(flagPages, 2 * pages);
                 }
                 rankPages[pages] = new int[Math.max(PAGE, above)];
                 flagPages[pages] = new byte[rankPages[pages].length];

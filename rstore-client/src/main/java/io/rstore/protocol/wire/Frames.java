@@ -1,6 +1,10 @@
 package io.rstore.protocol.wire;
 
+import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
+
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The frame header every message starts with (docs/protocol.md):
@@ -44,7 +48,7 @@ public final class Frames {
 
     /** Starts a frame; {@link #finish} fills in the length. */
     public static void writeHeader(ByteBuffer out, int length, int kind, int type, long correlation) {
-        out.order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(length).putShort((short) MAGIC).put((byte) VERSION).put((byte) kind)
+        out.order(ByteOrder.LITTLE_ENDIAN).putInt(length).putShort((short) MAGIC).put((byte) VERSION).put((byte) kind)
                 .putShort((short) type).putLong(correlation);
     }
 
@@ -83,23 +87,23 @@ public final class Frames {
             if (header.type() < first || header.type() > last) {
                 throw WireBuffer.invalid("unknown call " + header.type() + " (this port takes calls " + first + ".." + last + ")");
             }
-        } catch (io.rstore.RStoreException e) {
+        } catch (RStoreException e) {
             return error(0, 0, e);
         }
         try {
             WireBuffer out = start(RESPONSE, header.type(), header.correlation());
             dispatcher.dispatch(header.type(), header.body(), out);
             return finish(out);
-        } catch (io.rstore.RStoreException e) {
+        } catch (RStoreException e) {
             return error(header.type(), header.correlation(), e);
         } catch (RuntimeException e) {
             return error(header.type(), header.correlation(),
-                    io.rstore.ErrorCode.UNKNOWN.exception(e.getClass().getSimpleName() + ": " + e.getMessage()));
+                    ErrorCode.UNKNOWN.exception(e.getClass().getSimpleName() + ": " + e.getMessage()));
         }
     }
 
     /** An error frame: the code and the message (cut at 4000 characters). */
-    static ByteBuffer error(int type, long correlation, io.rstore.RStoreException e) {
+    static ByteBuffer error(int type, long correlation, RStoreException e) {
         WireBuffer out = start(ERROR, type, correlation);
         String m = e.detail() == null ? "" : e.detail();
         out.putInt(e.code().code()).putString(m.length() > 4000 ? m.substring(0, 4000) + "..." : m);
@@ -107,13 +111,13 @@ public final class Frames {
     }
 
     /** The error frame answering call {@code type} #{@code correlation} with {@code e}. */
-    public static ByteBuffer errorFrame(int type, long correlation, io.rstore.RStoreException e) {
+    public static ByteBuffer errorFrame(int type, long correlation, RStoreException e) {
         return error(type, correlation, e);
     }
 
     /** The error frame a connection gets for bytes that are no frame at all; the connection is then closed. */
     public static ByteBuffer invalidFrameError(String what) {
-        return error(0, 0, io.rstore.ErrorCode.INVALID_FRAME.exception(what));
+        return error(0, 0, ErrorCode.INVALID_FRAME.exception(what));
     }
 
     /** Whether {@code answer} is the error frame sent before hanging up on an unreadable frame. */

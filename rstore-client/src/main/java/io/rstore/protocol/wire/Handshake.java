@@ -3,14 +3,18 @@ package io.rstore.protocol.wire;
 import io.rstore.ErrorCode;
 import io.rstore.RStoreException;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The first exchange on every tcp connection (docs/protocol.md): the server sends a
@@ -131,8 +135,8 @@ public final class Handshake {
      * The client's half over a connection's streams (bounded by the socket's read timeout):
      * reads the challenge, answers it (proving the secret if one is required), checks the verdict.
      */
-    public static void clientSide(java.io.InputStream in, java.io.OutputStream out, String secret, String peer) throws java.io.IOException {
-        java.io.DataInputStream data = new java.io.DataInputStream(in);
+    public static void clientSide(InputStream in, OutputStream out, String secret, String peer) throws IOException {
+        DataInputStream data = new DataInputStream(in);
         byte[] nonce = readChallenge(readSmallFrame(data, peer), peer);
         if (nonce != null && (secret == null || secret.isEmpty())) {
             throw ErrorCode.UNAUTHORIZED.exception(peer + " requires a cluster secret and none was given; set RSTORE_SECRET"
@@ -150,13 +154,13 @@ public final class Handshake {
      * with the verdict. Returns whether the client may go on; no more than the few bytes of
      * these frames is spent on it before.
      */
-    public static boolean serverSide(java.io.InputStream in, java.io.OutputStream out, String secret) throws java.io.IOException {
+    public static boolean serverSide(InputStream in, OutputStream out, String secret) throws IOException {
         byte[] nonce = nonce();
         ByteBuffer challenge = challenge(!secret.isEmpty(), nonce);
         out.write(challenge.array(), 0, challenge.limit());
         out.flush();
         byte[] proof = new byte[PROOF_FRAME];
-        new java.io.DataInputStream(in).readFully(proof);
+        new DataInputStream(in).readFully(proof);
         ByteBuffer frame = ByteBuffer.wrap(proof);
         boolean accepted = accepts(frame, secret, nonce);
         ByteBuffer verdict = verdict(accepted);
@@ -166,7 +170,7 @@ public final class Handshake {
     }
 
     /** One frame of the handshake (at most 4 KiB). */
-    private static ByteBuffer readSmallFrame(java.io.DataInputStream data, String peer) throws java.io.IOException {
+    private static ByteBuffer readSmallFrame(DataInputStream data, String peer) throws IOException {
         byte[] lengthBytes = new byte[4];
         data.readFully(lengthBytes);
         int length = ByteBuffer.wrap(lengthBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();

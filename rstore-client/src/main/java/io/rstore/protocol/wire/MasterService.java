@@ -1,8 +1,9 @@
 package io.rstore.protocol.wire;
 
 import io.rstore.ErrorCode;
+import io.rstore.protocol.ClusterInfo;
 import io.rstore.protocol.MasterProtocol;
-
+import io.rstore.protocol.ServerRegistration;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.nio.ByteBuffer;
@@ -72,7 +73,7 @@ public final class MasterService {
                 MasterCalls.putClients(out, master.clients());
             }
             case MasterCalls.REGISTER_SERVER -> {
-                io.rstore.protocol.ServerRegistration registration = MasterCalls.getRegistration(in);
+                ServerRegistration registration = MasterCalls.getRegistration(in);
                 in.expectEnd();
                 if (registrationRefused != null) {
                     throw ErrorCode.UNAUTHORIZED.exception(registrationRefused);
@@ -89,7 +90,7 @@ public final class MasterService {
             }
             case MasterCalls.CLUSTER_INFO -> {
                 in.expectEnd();
-                io.rstore.protocol.ClusterInfo info = master.clusterInfo();
+                ClusterInfo info = master.clusterInfo();
                 out.putString(info.version()).putLong(info.uptimeMillis()).putInt(info.heartbeatAgeMillis().size());
                 for (long age : info.heartbeatAgeMillis()) {
                     out.putLong(age);

@@ -2,6 +2,9 @@ package io.rstore.protocol.wire;
 
 import io.rstore.protocol.ChunkService;
 
+import java.util.function.Consumer;
+import java.util.function.Function;
+
 /**
  * The master's side of a memory server daemon: each {@link ChunkService} call is a frame
  * on the connection the master opened to the server. Capacity is learnt once; used bytes
@@ -21,7 +24,7 @@ public final class RemoteChunkService implements ChunkService, AutoCloseable {
         this.used = described[1];
     }
 
-    private <T> T call(int type, java.util.function.Consumer<WireBuffer> body, java.util.function.Function<WireBuffer, T> result) {
+    private <T> T call(int type, Consumer<WireBuffer> body, Function<WireBuffer, T> result) {
         return caller.call(type, b -> body.accept(b.putString(token)), result);
     }
 

@@ -1,11 +1,14 @@
 package io.rstore.protocol.wire;
 
 import io.rstore.protocol.ClientInfo;
+import io.rstore.protocol.ClusterInfo;
 import io.rstore.protocol.MasterProtocol;
 import io.rstore.protocol.NamespaceInfo;
 import io.rstore.protocol.SegmentInfo;
 import io.rstore.protocol.ServerInfo;
+import io.rstore.protocol.ServerRegistration;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -123,7 +126,7 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public int registerServer(io.rstore.protocol.ServerRegistration r) {
+    public int registerServer(ServerRegistration r) {
         return call(MasterCalls.REGISTER_SERVER, b -> MasterCalls.putRegistration(b, r), WireBuffer::getInt);
     }
 
@@ -133,16 +136,16 @@ public final class RemoteMaster implements MasterProtocol, AutoCloseable {
     }
 
     @Override
-    public io.rstore.protocol.ClusterInfo clusterInfo() {
+    public ClusterInfo clusterInfo() {
         return call(MasterCalls.CLUSTER_INFO, b -> { }, in -> {
             String version = in.getString();
             long uptime = in.getLong();
             int n = in.getCount(8);
-            java.util.List<Long> ages = new java.util.ArrayList<>(n);
+            List<Long> ages = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 ages.add(in.getLong());
             }
-            return new io.rstore.protocol.ClusterInfo(version, uptime, ages);
+            return new ClusterInfo(version, uptime, ages);
         });
     }
 

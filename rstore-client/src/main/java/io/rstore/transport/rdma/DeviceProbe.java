@@ -1,5 +1,6 @@
 package io.rstore.transport.rdma;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -94,7 +95,7 @@ final class DeviceProbe {
                     }
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // below
         }
         return null;

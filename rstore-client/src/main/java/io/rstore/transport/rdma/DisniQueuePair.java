@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.LinkedList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * A DiSNI reliable connection as a {@link QueuePair}: one stateful verb call per opcode,
@@ -194,10 +195,10 @@ final class DisniQueuePair implements QueuePair {
     private int received = WAITING; // bytes of the answer that arrived; or WAITING, or LOST (its receive flushed)
     private boolean failed;
 
-    private final java.util.function.Consumer<Endpoint> closer;
+    private final Consumer<Endpoint> closer;
 
     /** {@code closer} closes the endpoint when the queue pair closes (its device serializes endpoint closes). */
-    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer, java.util.function.Consumer<Endpoint> closer) {
+    DisniQueuePair(Endpoint endpoint, CompletionSink sink, String peer, Consumer<Endpoint> closer) {
         this.closer = closer;
         this.endpoint = endpoint;
         this.sink = sink;

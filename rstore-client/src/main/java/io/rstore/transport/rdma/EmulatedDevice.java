@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * A software RDMA device: memory regions with an lkey and a random rkey, and queue pairs
@@ -142,7 +143,7 @@ public final class EmulatedDevice implements RdmaDevice {
     }
 
     @Override
-    public Listener listen(InetSocketAddress at, java.util.function.Supplier<RequestHandler> handlers, ListenerLimits limits) {
+    public Listener listen(InetSocketAddress at, Supplier<RequestHandler> handlers, ListenerLimits limits) {
         try {
             ServerSocketChannel server = ServerSocketChannel.open().bind(at);
             QueuePairAdmission admission = new QueuePairAdmission(limits);

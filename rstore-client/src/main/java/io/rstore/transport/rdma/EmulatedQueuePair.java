@@ -1,6 +1,7 @@
 package io.rstore.transport.rdma;
 
 import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
 import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.SegmentWindow;
 
@@ -70,7 +71,7 @@ final class EmulatedQueuePair implements QueuePair {
             } catch (IOException ignored) {
                 // the failure below is what matters
             }
-            if (e instanceof io.rstore.RStoreException refused) {
+            if (e instanceof RStoreException refused) {
                 throw refused;
             }
             throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot connect a queue pair to " + this.peer + ": " + e.getMessage());

@@ -1,5 +1,7 @@
 package io.rstore.transport.rdma;
 
+import io.rstore.ErrorCode;
+
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,7 +24,7 @@ public final class MessageBudget {
 
     public MessageBudget(long totalBytes) {
         if (totalBytes < 0) {
-            throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception(SETTING + " must be at least 0 bytes, was " + totalBytes);
+            throw ErrorCode.INVALID_ARGUMENT.exception(SETTING + " must be at least 0 bytes, was " + totalBytes);
         }
         this.totalBytes = totalBytes;
     }

@@ -2,6 +2,7 @@ package io.rstore.transport.rdma;
 
 import io.rstore.ErrorCode;
 import io.rstore.RStore;
+import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.protocol.wire.FrameTransport;
 import io.rstore.protocol.wire.RemoteMaster;
@@ -44,7 +45,7 @@ public final class RdmaClusterProvider implements ClusterProvider {
                     settings.operationTimeoutMs(), settings.clusterSecret());
         } catch (RuntimeException e) {
             transport.close();
-            if (e instanceof io.rstore.RStoreException rse && rse.code() == ErrorCode.SERVER_UNAVAILABLE) {
+            if (e instanceof RStoreException rse && rse.code() == ErrorCode.SERVER_UNAVAILABLE) {
                 throw ErrorCode.MASTER_UNAVAILABLE.exception("cannot reach " + master + ": " + rse.detail());
             }
             throw e;

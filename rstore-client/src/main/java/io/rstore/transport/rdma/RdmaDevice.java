@@ -1,5 +1,7 @@
 package io.rstore.transport.rdma;
 
+import io.rstore.ErrorCode;
+
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -33,10 +35,10 @@ public interface RdmaDevice extends AutoCloseable {
     /** Refuses what no device here could register: heap memory, and regions past {@link #MAX_REGION}. */
     static void checkRegisterable(MemorySegment memory) {
         if (!memory.isNative()) {
-            throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception("an RDMA device registers native memory only, not a heap array");
+            throw ErrorCode.INVALID_ARGUMENT.exception("an RDMA device registers native memory only, not a heap array");
         }
         if (memory.byteSize() > MAX_REGION) {
-            throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception("an RDMA device here registers at most 2 GiB per region (DiSNI takes an int"
+            throw ErrorCode.INVALID_ARGUMENT.exception("an RDMA device here registers at most 2 GiB per region (DiSNI takes an int"
                     + " length), asked for " + memory.byteSize() + " bytes: register larger memory in pieces, and use chunks of 1 GiB or less");
         }
     }
@@ -104,10 +106,10 @@ public interface RdmaDevice extends AutoCloseable {
         /** UNSUPPORTED, in DiSNI's words, for what DiSNI 2.1 cannot set; INVALID_ARGUMENT for counts out of range. */
         public Connections {
             if (retryCount < 0 || retryCount > 7 || rnrRetryCount < 0 || rnrRetryCount > 7) {
-                throw io.rstore.ErrorCode.INVALID_ARGUMENT.exception("RDMA retry counts run from 0 to 7, were " + retryCount + " and " + rnrRetryCount);
+                throw ErrorCode.INVALID_ARGUMENT.exception("RDMA retry counts run from 0 to 7, were " + retryCount + " and " + rnrRetryCount);
             }
             if (initiatorDepth != 0 || responderResources != 0) {
-                throw io.rstore.ErrorCode.UNSUPPORTED.exception("cannot set the initiator depth or responder resources of an RDMA connection"
+                throw ErrorCode.UNSUPPORTED.exception("cannot set the initiator depth or responder resources of an RDMA connection"
                         + " (DiSNI 2.1: Operation currently not supported); leave them 0 and the native library asks for the devices' maximum");
             }
         }

@@ -1,6 +1,7 @@
 package io.rstore.transport.rdma;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -69,7 +70,7 @@ public final class RdmaEnvironment {
     }
 
     /** The IPv4 address of the first RDMA device's network interface (its listeners' address), or null. */
-    public static java.net.InetAddress deviceAddress() {
+    public static InetAddress deviceAddress() {
         List<String> devices = DisniDevice.devices();
         return devices.isEmpty() ? null : DeviceProbe.address(devices.getFirst());
     }

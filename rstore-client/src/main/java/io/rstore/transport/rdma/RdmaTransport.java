@@ -1,5 +1,6 @@
 package io.rstore.transport.rdma;
 
+import io.rstore.memory.LocalMemory;
 import io.rstore.protocol.ServerInfo;
 import io.rstore.transport.Endpoint;
 import io.rstore.transport.Transport;
@@ -51,7 +52,7 @@ public final class RdmaTransport implements Transport {
 
     /** Local memory is registered on each device this transport opens, from its first connection on. */
     @Override
-    public io.rstore.memory.LocalMemory.Registrar localRegistrar() {
+    public LocalMemory.Registrar localRegistrar() {
         return localRegions;
     }
 
