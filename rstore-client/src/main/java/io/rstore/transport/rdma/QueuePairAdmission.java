@@ -2,7 +2,6 @@ package io.rstore.transport.rdma;
 
 import java.net.InetAddress;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
 
@@ -116,8 +115,7 @@ final class QueuePairAdmission {
     }
 
     private Seat oldestPending(InetAddress source) {
-        for (Iterator<Seat> it = pending.iterator(); it.hasNext(); ) {
-            Seat s = it.next();
+        for (Seat s : pending) {
             if (source == null || source.equals(s.source)) {
                 return s;
             }

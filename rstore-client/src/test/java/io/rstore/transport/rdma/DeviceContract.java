@@ -265,26 +265,29 @@ abstract class DeviceContract {
         }
     }
 
+    /** A handler with a handshake: a one-byte request is the proof. It answers every request with the request's length. */
+    private static final class ProvedByOneByte implements RdmaDevice.RequestHandler {
+        private volatile boolean authenticated;
+
+        @Override
+        public void handle(ByteBuffer request, ByteBuffer response) {
+            authenticated |= request.remaining() == 1;
+            response.order(ByteOrder.LITTLE_ENDIAN).putInt(request.remaining());
+        }
+
+        @Override
+        public boolean authenticated() {
+            return authenticated;
+        }
+    }
+
     /**
      * A queue pair whose handler has not authenticated it within the handshake's bound is
      * closed by the listener; one that authenticated in time stays, however quiet.
      */
     @Test
     void shouldCloseAQueuePairNotAuthenticatedWithinTheHandshakesBound() throws InterruptedException {
-        RdmaDevice.Listener listener = listen(() -> new RdmaDevice.RequestHandler() {
-            private volatile boolean authenticated;
-
-            @Override
-            public void handle(ByteBuffer request, ByteBuffer response) {
-                authenticated |= request.remaining() == 1; // a one-byte request is the proof
-                response.order(ByteOrder.LITTLE_ENDIAN).putInt(request.remaining());
-            }
-
-            @Override
-            public boolean authenticated() {
-                return authenticated;
-            }
-        });
+        RdmaDevice.Listener listener = listen(ProvedByOneByte::new);
         try (QueuePair stranger = connect(listener); QueuePair member = connect(listener)) {
             assertEquals(2, stranger.call(ByteBuffer.allocate(2), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0), "served meanwhile");
             assertEquals(1, member.call(ByteBuffer.allocate(1), 10_000).order(ByteOrder.LITTLE_ENDIAN).getInt(0));
@@ -305,20 +308,7 @@ abstract class DeviceContract {
     @Test
     void shouldKeepUnauthenticatedQueuePairsToABudgetOfTheirOwn() {
         RdmaDevice.ListenerLimits limits = new RdmaDevice.ListenerLimits(2, 3, 3, 60_000);
-        RdmaDevice.Listener listener = server.listen(new InetSocketAddress(address(), 0), () -> new RdmaDevice.RequestHandler() {
-            private volatile boolean authenticated;
-
-            @Override
-            public void handle(ByteBuffer request, ByteBuffer response) {
-                authenticated |= request.remaining() == 1; // a one-byte request is the proof
-                response.order(ByteOrder.LITTLE_ENDIAN).putInt(request.remaining());
-            }
-
-            @Override
-            public boolean authenticated() {
-                return authenticated;
-            }
-        }, limits);
+        RdmaDevice.Listener listener = server.listen(new InetSocketAddress(address(), 0), ProvedByOneByte::new, limits);
         List<QueuePair> open = new ArrayList<>();
         try {
             List<QueuePair> flood = new ArrayList<>();
