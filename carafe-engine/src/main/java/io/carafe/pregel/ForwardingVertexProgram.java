@@ -35,6 +35,16 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
+    public int[] startVertices() {
+        return delegate.startVertices();
+    }
+
+    @Override
+    public void initialValue(RecordView value) {
+        delegate.initialValue(value);
+    }
+
+    @Override
     public RecordLayout messageLayout() {
         return delegate.messageLayout();
     }

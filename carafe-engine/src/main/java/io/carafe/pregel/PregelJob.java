@@ -361,6 +361,7 @@ public final class PregelJob {
         check(program);
         Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(program) : restored.messaging();
         GraphHeader header = CarafeGraph.header(rstore, graph);
+        checkStarts(program, header.vertexCount());
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
         List<Aggregator> aggregators = List.copyOf(program.aggregators());
@@ -438,6 +439,19 @@ public final class PregelJob {
         }
         if (program.globals() < 0) {
             throw new IllegalArgumentException("a program's globals() must be >= 0, was " + program.globals());
+        }
+    }
+
+    /** A start vertex the graph does not have would leave the job without one: refused before any worker starts. */
+    private static void checkStarts(VertexProgram program, long vertexCount) {
+        int[] starts = program.startVertices();
+        if (starts != null) {
+            for (int v : starts) {
+                if (v < 0 || v >= vertexCount) {
+                    throw new IllegalArgumentException("startVertices() holds " + v + ", which the graph does not have: internal ids run from 0 to "
+                            + (vertexCount - 1));
+                }
+            }
         }
     }
 

@@ -44,6 +44,7 @@ final class SuperstepLoop {
     private final Batch valueWrites = new Batch();
     private final boolean selective;    // the program says which vertices accept messages (acceptsMessages)
     private final RecordView probe;     // a vertex's value, read to ask it that
+    private final int[] localStarts;    // the local vertices that compute in superstep 0 (startVertices), or null: all
 
     private MessageChannel channel;
     private Mapping values;
@@ -67,6 +68,8 @@ final class SuperstepLoop {
         this.computedWords = new long[(halted.length + 63) >>> 6];
         this.selective = PartitionWorker.declaresAcceptance(program);
         this.probe = new RecordView(program.valueLayout());
+        int[] starts = program.startVertices();
+        this.localStarts = starts == null ? null : Arrays.stream(starts).filter(v -> v >= from && v < from + size).map(v -> v - from).toArray();
     }
 
     /** The channel the job's messaging asks for, chosen once for every superstep. */
@@ -135,13 +138,17 @@ final class SuperstepLoop {
         long[] arrived = channel.arrivals();
         VertexProgram program = this.program;
         VertexContext context = this.context;
+        boolean everyVertex = superstep == 0 && localStarts == null; // superstep 0 computes every vertex, or only the starts
+        if (superstep == 0 && localStarts != null) {
+            startAtTheStarts();
+        }
         long active = 0;
         long computed = 0;
         // 64 vertices at a time: only those not halted or with messages can compute, so a
         // superstep with few of them costs a pass over words, not over vertices. The body
         // stays in the loop: in a method of its own, WCC by hooking computed slower.
         for (int w = 0; w < halted.length; w++) {
-            long candidates = superstep == 0 ? -1L : ~halted[w] | arrived[w];
+            long candidates = everyVertex ? -1L : ~halted[w] | arrived[w];
             if (w == halted.length - 1 && (size & 63) != 0) {
                 candidates &= (1L << size) - 1; // no vertices past the partition's last
             }
@@ -151,7 +158,7 @@ final class SuperstepLoop {
                 long bit = 1L << local;
                 // asked once, before compute changes the value: messages that arrived and that the vertex accepts
                 boolean accepted = (arrived[w] & bit) != 0 && (!selective || accepts(local));
-                if (superstep == 0 || accepted || (halted[w] & bit) == 0) {
+                if (everyVertex || accepted || (halted[w] & bit) == 0) {
                     halted[w] &= ~bit;
                     context.at(local, from + local, accepted);
                     program.compute(context);
@@ -182,6 +189,26 @@ final class SuperstepLoop {
         BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
         BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
         context.publishAggregates(area);
+    }
+
+    /**
+     * Superstep 0 of a program that declares {@link VertexProgram#startVertices}: every local
+     * vertex holds the program's initial value and is halted, but the starts, which compute.
+     * All the values are written after the superstep, as when every vertex computes.
+     */
+    private void startAtTheStarts() {
+        MemorySegment memory = values.segment();
+        if (size > 0) {
+            program.initialValue(probe.wrap(memory, 0));
+            for (long filled = valueBytes, total = valueBytes * size; filled < total; filled *= 2) { // the first record, doubling
+                MemorySegment.copy(memory, 0, memory, filled, Math.min(filled, total - filled));
+            }
+        }
+        Arrays.fill(halted, -1L);
+        for (int u : localStarts) {
+            halted[u >>> 6] &= ~(1L << u);
+        }
+        Arrays.fill(computedWords, -1L);
     }
 
     /** Whether local vertex {@code u} accepts messages, as its value stands (the program declares {@link VertexProgram#acceptsMessages}). */

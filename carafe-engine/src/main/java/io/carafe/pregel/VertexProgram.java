@@ -104,6 +104,23 @@ public interface VertexProgram {
     }
 
     /**
+     * The vertices (internal ids) that compute in superstep 0, or null (the default) for all
+     * of them. A search from a source declares it: every other vertex starts halted, holding
+     * {@link #initialValue}, until a message wakes it, so superstep 0 costs the sources, not
+     * a call of {@code compute} for every vertex.
+     */
+    default int[] startVertices() {
+        return null;
+    }
+
+    /**
+     * Writes the value that every vertex outside {@link #startVertices} starts with (BFS: not
+     * reached); the value starts zeroed, and stays so unless this sets it.
+     */
+    default void initialValue(RecordView value) {
+    }
+
+    /**
      * Whether a vertex holding {@code value} would use messages (Ligra's {@code cond}): one
      * that would not gets none and is not woken by them, as a vertex BFS has reached. The
      * engine then skips it when it combines, so a superstep that gathers reads only the

@@ -66,6 +66,18 @@ class ForwardingVertexProgramTest {
             return Sends.ALL_NEIGHBOURS_ONCE;
         }
 
+        final int[] starts = {7};
+
+        @Override
+        public int[] startVertices() {
+            return starts;
+        }
+
+        @Override
+        public void initialValue(RecordView value) {
+            value.setLong(0, 41);
+        }
+
         @Override
         public boolean acceptsMessages(RecordView value) {
             return false;
@@ -131,6 +143,10 @@ class ForwardingVertexProgramTest {
         assertSame(LongCombiner.MIN, w.combiner());
         assertSame(VertexProgram.Sends.ALL_NEIGHBOURS_ONCE, w.sends());
         assertFalse(w.acceptsMessages(null));
+        assertSame(program.starts, w.startVertices());
+        RecordView initial = RecordView.allocate(RecordLayout.LONG);
+        w.initialValue(initial);
+        assertEquals(41, initial.getLong(0));
         assertTrue(w.sendsOneValueEachSuperstep());
         assertTrue(w.needsInEdges());
         assertTrue(w.readsOtherValues());

@@ -52,10 +52,21 @@ public final class BreadthFirstSearch implements VertexProgram {
         return depth.getLong(0) == UNREACHED;
     }
 
+    /** The search starts at the source alone; every other vertex starts unreached and halted. */
+    @Override
+    public int[] startVertices() {
+        return new int[] {source};
+    }
+
+    @Override
+    public void initialValue(RecordView depth) {
+        depth.setLong(0, UNREACHED);
+    }
+
     @Override
     public void compute(Context ctx) {
         RecordView depth = ctx.value();
-        if (ctx.superstep() == 0) {
+        if (ctx.superstep() == 0) { // the source (and every vertex, under a wrapper that does not pass startVertices on)
             depth.setLong(0, ctx.vertex() == source ? 0 : UNREACHED);
             if (ctx.vertex() == source) {
                 ctx.sendToOutNeighbours(1L);

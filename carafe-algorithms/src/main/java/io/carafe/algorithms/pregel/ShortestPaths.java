@@ -18,10 +18,21 @@ public final class ShortestPaths implements VertexProgram {
         this.source = source;
     }
 
+    /** The search starts at the source alone; every other vertex starts at +Infinity, halted. */
+    @Override
+    public int[] startVertices() {
+        return new int[] {source};
+    }
+
+    @Override
+    public void initialValue(RecordView distance) {
+        distance.setDouble(0, Double.POSITIVE_INFINITY);
+    }
+
     @Override
     public void compute(Context ctx) {
         double distance;
-        if (ctx.superstep() == 0) {
+        if (ctx.superstep() == 0) { // the source (and every vertex, under a wrapper that does not pass startVertices on)
             distance = ctx.vertex() == source ? 0 : Double.POSITIVE_INFINITY;
             ctx.value().setDouble(0, distance);
             if (ctx.vertex() != source) {

@@ -294,12 +294,23 @@ class PregelTest extends GraphTestBase {
         public Sends sends() {
             return bfs.sends();
         }
+
+        @Override
+        public int[] startVertices() {
+            return bfs.startVertices();
+        }
+
+        @Override
+        public void initialValue(RecordView value) {
+            bfs.initialValue(value);
+        }
     }
 
     /**
      * Hybrid BFS on SNAP graphs against Verifier's sequential BFS, from three sources, on 1
      * to 3 workers. Each superstep k must compute exactly the vertices counted from the
-     * reference's levels, however each partition sent: the vertices of level k for BFS,
+     * reference's levels, however each partition sent: the source alone in superstep 0
+     * (the program's start vertex; the others start unreached), the vertices of level k for BFS,
      * which accepts messages only where unreached, and every out-neighbour of level k - 1
      * for the same program taking every message. Across the runs every kind of superstep
      * occurs: all pushed, all gathered, and gathered by some partitions while others pushed.
@@ -329,7 +340,8 @@ class PregelTest extends GraphTestBase {
                                         computes[v] = depth[v] == k;
                                     }
                                 }
-                                long expected = k == 0 ? n : java.util.stream.IntStream.range(0, n).filter(v -> computes[v]).count();
+                                // superstep 0 computes the source alone (startVertices), whatever the program takes
+                                long expected = k == 0 ? 1 : java.util.stream.IntStream.range(0, n).filter(v -> computes[v]).count();
                                 assertEquals(expected, step.computedVertices(), "vertices computed in superstep " + k + ", " + at);
                                 int dense = step.densePartitions();
                                 if (step.messages() > 0) {
@@ -353,7 +365,7 @@ class PregelTest extends GraphTestBase {
      * partition's whole value array: BFS on wiki-Vote (one worker, pushed), each superstep
      * after the first within its messages (in and out, 16 bytes each at most), the values of
      * the words holding the level's vertices, and 4 KiB of headers and directory. Superstep
-     * 0 computes every vertex, so it writes every value.
+     * 0 starts every vertex at its initial value (unreached), so it writes every value.
      */
     @Test
     void shouldMoveOnlyTheValuesOfWordsThatComputed() {
@@ -700,6 +712,20 @@ class PregelTest extends GraphTestBase {
             assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one double or one long along its out-edges"), e.getMessage());
             try (PregelJob.Result auto = run("eu-push", new LabelPropagation(3), 2)) {
                 assertEquals(Messaging.PUSH, auto.messaging(), "auto pushes for such a program");
+            }
+        }
+    }
+
+    /** A start vertex past the graph's last is refused before any worker starts, naming it; one in range starts a search. */
+    @Test
+    void shouldRefuseAStartVertexTheGraphDoesNotHave() {
+        try (GraphFile g = load("eu-starts", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            int n = (int) g.header().vertexCount();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run("eu-starts", new BreadthFirstSearch(n), 2));
+            assertTrue(e.getMessage().contains("startVertices() holds " + n + ", which the graph does not have"), e.getMessage());
+            try (PregelJob.Result r = run("eu-starts", new BreadthFirstSearch(n - 1), 2)) {
+                assertEquals(0, r.longs(0)[n - 1]);
+                assertEquals(1, r.supersteps().getFirst().computedVertices(), "superstep 0 computes the source alone");
             }
         }
     }
