@@ -74,7 +74,7 @@ public final class CarafeCli implements Runnable {
         } else {
             throw new RuntimeException(e);
         }
-        cli.getErr().println("carafe: " + e.getMessage());
+        cli.getErr().println("carafe: " + FlagNames.inFlags(e.getMessage()));
         if (((CarafeCli) cli.getCommandSpec().root().userObject()).debug) {
             e.printStackTrace(cli.getErr());
         }

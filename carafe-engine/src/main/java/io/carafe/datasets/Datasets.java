@@ -125,7 +125,7 @@ public final class Datasets {
             throw new DatasetUnavailableException("dataset '" + dataset.name() + "' is not on this machine and could not be downloaded from "
                     + dataset.url() + " (" + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ").\n"
                     + "  Download it where there is a network and put it at " + target + ",\n"
-                    + "  or pass --graph /path/to/" + dataset.file() + ", or use a generated graph (carafe datasets list).", e);
+                    + "  or give the graph as a path, /path/to/" + dataset.file() + ", or use a generated graph (DatasetCatalog.load() lists them).", e);
         }
     }
 

@@ -38,7 +38,7 @@ public final class GraphResolver {
         }
         // missing input (exit 4), not bad usage: the option was well formed
         Dataset dataset = catalog.find(graph).orElseThrow(() -> new DatasetUnavailableException(
-                "--graph '" + graph + "' is neither a file nor a dataset name (nor a graph named by carafe datasets generate); names: "
+                "graph '" + graph + "' is neither a file nor a dataset name (nor the name of a generated graph); names: "
                         + catalog.entries().stream().map(Dataset::name).collect(Collectors.joining(", ")), null));
         ImportOptions effective = dataset.undirected() ? options.withUndirected(true) : options;
         if (dataset.generated()) {

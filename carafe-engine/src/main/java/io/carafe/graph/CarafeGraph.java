@@ -167,11 +167,10 @@ public final class CarafeGraph implements AutoCloseable {
         if (header == null) {
             int version = formatVersion(meta);
             throw new GraphStoreException("'" + name + "' in RStore is " + (version < 0 ? "not a Carafe graph" : "a Carafe graph of format " + version)
-                    + "; this Carafe reads format " + GraphHeader.FORMAT_VERSION + ": load it again (--replace, or carafe graphs drop " + name + " first)");
+                    + "; this Carafe reads format " + GraphHeader.FORMAT_VERSION + ": " + loadAgain(name));
         }
         if (header.state() != GraphHeader.COMPLETE) {
-            throw new GraphStoreException("graph '" + name + "' is incomplete (its load failed or is still running); delete it (carafe graphs drop "
-                    + name + ", or --replace) and load it again");
+            throw new GraphStoreException("graph '" + name + "' is incomplete (its load failed or is still running): " + loadAgain(name));
         }
         return header;
     }
@@ -193,7 +192,7 @@ public final class CarafeGraph implements AutoCloseable {
             return rstore.joinNamespace(namespace(name, "meta"));
         } catch (RStoreException e) {
             if (e.code() == ErrorCode.NO_SUCH_NAMESPACE) {
-                throw new GraphStoreException("no graph named '" + name + "' in RStore; load it first (CarafeGraph.create, or a carafe command with --graph)", e);
+                throw new GraphStoreException("no graph named '" + name + "' in RStore; load it first (CarafeGraph.create)", e);
             }
             throw e;
         }
@@ -286,6 +285,11 @@ public final class CarafeGraph implements AutoCloseable {
     }
 
     /** Opens a graph stored in RStore: reads its header and finds its arrays, which are mapped when first used. */
+    /** The advice for a graph that cannot be used as it is in RStore. */
+    static String loadAgain(String name) {
+        return "load it again (CarafeGraph.delete(\"" + name + "\"), then CarafeGraph.load)";
+    }
+
     public static CarafeGraph open(RStore rstore, String name) {
         checkName(name);
         Namespace meta = joinMeta(rstore, name);

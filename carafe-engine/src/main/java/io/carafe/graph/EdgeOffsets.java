@@ -32,7 +32,7 @@ public final class EdgeOffsets {
         }
         if (out[n] != header.edgeCount()) {
             throw new GraphStoreException("graph '" + name + "' has " + header.edgeCount() + " edges, but its vertices' degrees add up to " + out[n]
-                    + ": it is damaged; load it again with --replace");
+                    + ": it is damaged; " + CarafeGraph.loadAgain(name));
         }
         long[] in = out;
         if (header.directed()) {

@@ -74,7 +74,7 @@ final class EdgeListParser {
         }
         if (matrixMarket != null) {
             if (Boolean.TRUE.equals(names.named)) {
-                throw new GraphImportException(file, "is a Matrix Market file, whose rows are numbers: --ids string does not apply", null);
+                throw new GraphImportException(file, "is a Matrix Market file, whose rows are numbers: ImportOptions.ids string does not apply", null);
             }
             names.named = false;
         }
@@ -183,7 +183,7 @@ final class EdgeListParser {
             if (pending != null && numbers) {
                 String text = new String(pending, StandardCharsets.UTF_8);
                 String why = "the first line that is not a comment holds no vertex ids, and the lines after it do: if it is a header line,"
-                        + " pass --header (and --columns SRC,DST[,WEIGHT] to pick columns by their names in it)";
+                        + " set ImportOptions.header (and ImportOptions.columns SRC,DST[,WEIGHT] to pick columns by their names in it)";
                 if (!options.skipBadLines()) {
                     throw new GraphImportException(file, pendingLine, text, why);
                 }
@@ -262,14 +262,14 @@ final class EdgeListParser {
                     : "the source and target are columns " + sourceColumn + " and " + targetColumn + " but the line has " + column + " columns";
         }
         if (bad == null && !vertexList && weightColumn > column) {
-            bad = (options.columns() == null || options.columns().weight() == null ? "--weight-column " + weightColumn
-                    : "--columns " + options.columns() + " puts the weight in column " + weightColumn) + " but the line has " + column + " columns";
+            bad = (options.columns() == null || options.columns().weight() == null ? "ImportOptions.weightColumn " + weightColumn
+                    : "ImportOptions.columns " + options.columns() + " puts the weight in column " + weightColumn) + " but the line has " + column + " columns";
         }
         if (bad != null && firstDataLine && !vertexList && !options.header() && !options.skipBadLines() && bad.contains("is not a vertex id")) {
             String text = new String(b, from, to - from, StandardCharsets.UTF_8);
             throw new GraphImportException(file, lineNumber, text, "the first line that is not a comment holds no vertex ids: if it is a header"
-                    + " line, pass --header (and --columns SRC,DST[,WEIGHT] to pick columns by their names in it); if the vertices are named,"
-                    + " import with --ids string");
+                    + " line, set ImportOptions.header (and ImportOptions.columns SRC,DST[,WEIGHT] to pick columns by their names in it); if the vertices are named,"
+                    + " import with ImportOptions.ids string");
         }
         firstDataLine = false;
         if (bad == null && matrixMarket != null) {
@@ -337,7 +337,7 @@ final class EdgeListParser {
             int d = b[i] - '0';
             if (d < 0 || d > 9) {
                 bad = "'" + GraphImportException.printable(new String(b, from, to - from, StandardCharsets.UTF_8))
-                        + "' is not a vertex id (a whole number from 0 to 2^63-1; to use names as ids, import with --ids string)";
+                        + "' is not a vertex id (a whole number from 0 to 2^63-1; to use names as ids, import with ImportOptions.ids string)";
                 return -1;
             }
             if (v > (Long.MAX_VALUE - d) / 10) {
@@ -412,7 +412,7 @@ final class EdgeListParser {
         }
         int at = names.indexOf(column);
         if (at < 0) {
-            throw new GraphImportException(file, lineNumber, header, "--columns names '" + column + "', which the header line does not;"
+            throw new GraphImportException(file, lineNumber, header, "ImportOptions.columns names '" + column + "', which the header line does not;"
                     + " it names " + names);
         }
         return at + 1;

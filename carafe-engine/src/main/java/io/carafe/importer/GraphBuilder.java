@@ -356,7 +356,7 @@ public final class GraphBuilder implements EdgeListParser.Sink {
             }
             String why = e instanceof InternalError ? "a write to it failed (is the disk full?)" : String.valueOf(e.getMessage());
             throw new UncheckedIOException(new IOException("cannot write the graph cache " + file + ": " + why
-                    + "; free space there or pick another --cache-dir", e));
+                    + "; free space there or pick another cache directory", e));
         }
     }
 

@@ -14,7 +14,7 @@ public final class GraphImportException extends RuntimeException {
 
     public GraphImportException(Path file, long lineNumber, String line, String reason) {
         super(file + ":" + lineNumber + ": " + reason + (line == null ? "" : "\n    " + printable(line))
-                + "\n  (fix the line, or pass --skip-bad-lines to count and skip such lines)");
+                + "\n  (fix the line, or set ImportOptions.skipBadLines to count and skip such lines)");
         this.file = file;
         this.lineNumber = lineNumber;
         this.line = line;

@@ -66,10 +66,10 @@ public final class GraphImporter {
         } else if (options.format().equals("matrix-market") || options.format().equals("auto") && MatrixMarket.named(source)) {
             throw new GraphImportException(source, "is " + (options.format().equals("auto") ? "named as " : "said to be ") + "a Matrix Market"
                     + " file, but its first line is not a %%MatrixMarket banner ('%%MatrixMarket matrix coordinate FIELD SYMMETRY');"
-                    + " if it is an edge list, pass --input-format edgelist", null);
+                    + " if it is an edge list, set ImportOptions.format edgelist", null);
         } else if (options.format().equals("auto") && !knownSuffix(source)) {
             throw new GraphImportException(source, "has a name Carafe does not know for an edge list (it reads " + String.join(", ", EDGE_LIST_SUFFIXES)
-                    + " and .mtx, each optionally .gz, or no suffix): pass --input-format edgelist if it is a text edge list", null);
+                    + " and .mtx, each optionally .gz, or no suffix): set ImportOptions.format edgelist if it is a text edge list", null);
         }
         Path cache = cacheFile(source, options, cacheDir);
         GraphFile cached = Files.exists(cache) ? GraphFile.open(cache) : null;
@@ -206,7 +206,7 @@ public final class GraphImporter {
                     + " edges (each neighbouring pair both ways), not " + edges);
         }
         if (options.weightColumn() > 0) {
-            throw new IllegalArgumentException("a generated graph has no weight column; use --weights unit or random");
+            throw new IllegalArgumentException("a generated graph has no weight column; use ImportOptions.weights unit or random");
         }
         Path cache = cacheDir.resolve("generated-" + kind + "-" + vertices + "-" + edges + "-" + seed + "-"
                 + Long.toHexString(options.fingerprint()) + ".carafe");

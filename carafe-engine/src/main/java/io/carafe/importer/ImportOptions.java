@@ -45,7 +45,7 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
         public static Columns parse(String spec) {
             String[] parts = spec.split(",", -1);
             if (parts.length < 2 || parts.length > 3 || Arrays.stream(parts).anyMatch(p -> p.isBlank())) {
-                throw new IllegalArgumentException("--columns takes SRC,DST or SRC,DST,WEIGHT (numbers from 1, or names in the header line), was '"
+                throw new IllegalArgumentException("ImportOptions.columns takes SRC,DST or SRC,DST,WEIGHT (numbers from 1, or names in the header line), was '"
                         + spec + "'");
             }
             return new Columns(parts[0].strip(), parts[1].strip(), parts.length == 3 ? parts[2].strip() : null);
@@ -71,22 +71,22 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
         ids = ids == null ? "auto" : ids.toLowerCase(Locale.ROOT);
         format = format == null ? "auto" : format.toLowerCase(Locale.ROOT);
         if (!format.equals("auto") && !format.equals("edgelist") && !format.equals("matrix-market")) {
-            throw new IllegalArgumentException("--input-format must be auto, edgelist or matrix-market, was '" + format + "'");
+            throw new IllegalArgumentException("ImportOptions.format must be auto, edgelist or matrix-market, was '" + format + "'");
         }
         if (!ids.equals("auto") && !ids.equals("integer") && !ids.equals("string")) {
-            throw new IllegalArgumentException("--ids must be auto, integer or string, was '" + ids + "'");
+            throw new IllegalArgumentException("ImportOptions.ids must be auto, integer or string, was '" + ids + "'");
         }
         if (columns != null) {
             for (String c : Arrays.asList(columns.source(), columns.target(), columns.weight())) {
                 if (c != null && c.matches("[0-9]+") && Columns.number(c) < 1) {
-                    throw new IllegalArgumentException("--columns counts from 1, was " + columns);
+                    throw new IllegalArgumentException("ImportOptions.columns counts from 1, was " + columns);
                 }
             }
             if (!columns.numbered() && !header) {
-                throw new IllegalArgumentException("--columns " + columns + " names columns: add --header, whose line holds the names");
+                throw new IllegalArgumentException("ImportOptions.columns " + columns + " names columns: they need ImportOptions.header, a header line holding the names");
             }
             if (columns.weight() != null && weightColumn > 0) {
-                throw new IllegalArgumentException("--columns " + columns + " names the weight column already; drop --weight-column");
+                throw new IllegalArgumentException("ImportOptions.columns " + columns + " names the weight column already; drop ImportOptions.weightColumn");
             }
             if (columns.weight() != null && Columns.number(columns.weight()) > 0) {
                 weightColumn = Columns.number(columns.weight()); // a numbered weight column is --weight-column
@@ -96,36 +96,36 @@ public record ImportOptions(boolean undirected, int weightColumn, String weights
         weights = weights == null ? (weightColumn > 0 || weightByName ? "file" : "unit") : weights.toLowerCase(Locale.ROOT);
         weightMap = weightMap == null ? "none" : weightMap.toLowerCase(Locale.ROOT);
         if (weightColumn < 0) {
-            throw new IllegalArgumentException("--weight-column counts from 1 (the source is column 1), was " + weightColumn);
+            throw new IllegalArgumentException("ImportOptions.weightColumn counts from 1 (the source is column 1), was " + weightColumn);
         }
         if (weightColumn > 0 && weightColumn < 3 && columns == null) {
-            throw new IllegalArgumentException("--weight-column " + weightColumn + " is a vertex column; weights start at column 3");
+            throw new IllegalArgumentException("ImportOptions.weightColumn " + weightColumn + " is a vertex column; weights start at column 3");
         }
         switch (weights) {
             case "file" -> {
                 if (weightColumn == 0 && !weightByName) {
-                    throw new IllegalArgumentException("--weights file needs --weight-column K (or a weight in --columns)");
+                    throw new IllegalArgumentException("ImportOptions.weights file needs ImportOptions.weightColumn K (or a weight in ImportOptions.columns)");
                 }
             }
             case "unit", "random" -> {
                 if (weightColumn > 0 || weightByName) {
-                    throw new IllegalArgumentException("--weights " + weights + " and a weight column exclude each other");
+                    throw new IllegalArgumentException("ImportOptions.weights " + weights + " and a weight column exclude each other");
                 }
             }
-            default -> throw new IllegalArgumentException("--weights must be file, unit or random, was '" + weights + "'");
+            default -> throw new IllegalArgumentException("ImportOptions.weights must be file, unit or random, was '" + weights + "'");
         }
         if (!weightMap.equals("none") && !weightMap.equals("abs") && !weightMap.startsWith("add:")) {
-            throw new IllegalArgumentException("--weight-map must be none, abs or add:X, was '" + weightMap + "'");
+            throw new IllegalArgumentException("ImportOptions.weightMap must be none, abs or add:X, was '" + weightMap + "'");
         }
         if (weightMap.startsWith("add:")) {
             try {
                 Double.parseDouble(weightMap.substring(4));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--weight-map add:X needs a number X, was '" + weightMap + "'");
+                throw new IllegalArgumentException("ImportOptions.weightMap add:X needs a number X, was '" + weightMap + "'");
             }
         }
         if (!weightMap.equals("none") && !weights.equals("file")) {
-            throw new IllegalArgumentException("--weight-map applies to weights read from a column (--weight-column K)");
+            throw new IllegalArgumentException("ImportOptions.weightMap applies to weights read from a column (ImportOptions.weightColumn K)");
         }
     }
 

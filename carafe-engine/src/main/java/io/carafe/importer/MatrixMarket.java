@@ -68,11 +68,11 @@ record MatrixMarket(String field, boolean symmetric) {
     /** The options an import of this file runs with: symmetric means undirected; a pattern has no values to weigh by. */
     ImportOptions adjust(Path file, ImportOptions options) {
         if (field.equals("pattern") && options.weightColumn() > 0) {
-            throw new GraphImportException(file, "is a Matrix Market pattern file: its entries have no values, so --weight-column "
+            throw new GraphImportException(file, "is a Matrix Market pattern file: its entries have no values, so ImportOptions.weightColumn "
                     + options.weightColumn() + " has nothing to read", null);
         }
         if (!field.equals("pattern") && options.weightColumn() > 3) {
-            throw new GraphImportException(file, "is a Matrix Market file: an entry's value is column 3, not --weight-column "
+            throw new GraphImportException(file, "is a Matrix Market file: an entry's value is column 3, not ImportOptions.weightColumn "
                     + options.weightColumn(), null);
         }
         return symmetric ? options.withUndirected(true) : options;

@@ -64,7 +64,7 @@ final class MemoryBound {
         if (used > limitBytes) {
             throw new MemoryLimitException((superstep < 0 ? "setup" : "superstep " + superstep) + " reached " + gigabytes(used)
                     + " of resident memory (this process and its worker processes), past the job's bound of " + gigabytes(limitBytes)
-                    + " (maxMemoryBytes, --max-memory; by default what the machine had available when the job started): the job was stopped"
+                    + " (PregelJob.Options.maxMemoryBytes; by default what the machine had available when the job started): the job was stopped"
                     + " before the machine ran out. Give it more memory servers or hosts to spread over (rstore://), fewer worker processes on"
                     + " this host, a combiner for its messages, or a larger bound if the machine has the memory", used, limitBytes);
         }

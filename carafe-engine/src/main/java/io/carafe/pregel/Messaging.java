@@ -66,7 +66,7 @@ public enum Messaging {
             case AUTO -> !broadcasts ? PUSH : program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_DENSE ? GATHER : HYBRID;
             case GATHER, HYBRID -> {
                 if (!broadcasts) {
-                    throw new IllegalArgumentException("--messaging " + name().toLowerCase(Locale.ROOT) + " needs a program that sends"
+                    throw new IllegalArgumentException("PregelJob.Options.messaging " + name().toLowerCase(Locale.ROOT) + " needs a program that sends"
                             + " one double or one long along its out-edges (or all its edges) at most once a superstep (Sends.OUT_NEIGHBOURS_ONCE,"
                             + " ALL_NEIGHBOURS_ONCE) with a DoubleCombiner or LongCombiner, as PageRank, BFS and WCC do; use push or auto for this one");
                 }

@@ -64,7 +64,7 @@ public final class PregelJob {
         public Options {
             Objects.requireNonNull(messaging, "messaging");
             if (workers < 1 || workers > 1024) {
-                throw new IllegalArgumentException("--workers must be 1..1024, was " + workers);
+                throw new IllegalArgumentException("PregelJob.Options.workers must be 1..1024, was " + workers);
             }
             if (maxSupersteps < 1) {
                 throw new IllegalArgumentException("the superstep bound must be >= 1, was " + maxSupersteps);
@@ -73,11 +73,11 @@ public final class PregelJob {
                 throw new IllegalArgumentException("the superstep timeout must be >= 1 ms, was " + superstepTimeoutMs);
             }
             if (neighbourhoodCacheBytes < NeighbourhoodReader.MIN_CACHE_BYTES) {
-                throw new IllegalArgumentException("--neighbourhood-cache must be at least " + (NeighbourhoodReader.MIN_CACHE_BYTES >> 20)
+                throw new IllegalArgumentException("PregelJob.Options.neighbourhoodCacheBytes must be at least " + (NeighbourhoodReader.MIN_CACHE_BYTES >> 20)
                         + "MiB, was " + neighbourhoodCacheBytes + " bytes");
             }
             if (maxMemoryBytes < AVAILABLE_MEMORY) {
-                throw new IllegalArgumentException("maxMemoryBytes must be a size, 0 (no bound) or AVAILABLE_MEMORY, was " + maxMemoryBytes);
+                throw new IllegalArgumentException("PregelJob.Options.maxMemoryBytes must be a size, 0 (no bound) or AVAILABLE_MEMORY, was " + maxMemoryBytes);
             }
         }
 
@@ -116,10 +116,10 @@ public final class PregelJob {
 
         public Recovery {
             if (every < 0 || maxRestarts < 0) {
-                throw new IllegalArgumentException("--checkpoint-every and --max-restarts must be >= 0, were " + every + " and " + maxRestarts);
+                throw new IllegalArgumentException("PregelJob.Recovery.every and PregelJob.Recovery.maxRestarts must be >= 0, were " + every + " and " + maxRestarts);
             }
             if (every > 0 && directory == null) {
-                throw new IllegalArgumentException("checkpoints need a directory (--checkpoint-dir)");
+                throw new IllegalArgumentException("checkpoints need a directory (PregelJob.Recovery.directory)");
             }
             Objects.requireNonNull(onRestart, "onRestart");
         }
@@ -339,7 +339,7 @@ public final class PregelJob {
                     long latest = Checkpoints.latest(checkpoints);
                     if (latest < 0 || restarts.size() >= recovery.maxRestarts()) {
                         throw restarts.isEmpty() && latest < 0 ? failure : new PregelException(failure.getMessage()
-                                + (latest < 0 ? " (no checkpoint to restart from yet)" : " (after " + restarts.size() + " restart(s), --max-restarts "
+                                + (latest < 0 ? " (no checkpoint to restart from yet)" : " (after " + restarts.size() + " restart(s), PregelJob.Recovery.maxRestarts "
                                 + recovery.maxRestarts() + ")"), failure);
                     }
                     restored = Checkpoints.readCoordinator(checkpoints, latest, program);

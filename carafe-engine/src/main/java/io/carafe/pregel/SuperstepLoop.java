@@ -286,7 +286,7 @@ final class SuperstepLoop {
             if (sections.size() != expected) {
                 throw new IllegalStateException("checkpoint " + first + " holds " + sections.size() + " sections for partition " + index
                         + ", a " + header.messaging().name().toLowerCase(Locale.ROOT) + " job writes " + expected
-                        + ": it was written with other messaging; resume with the --messaging it ran with");
+                        + ": it was written with other messaging; resume with the PregelJob.Options.messaging it ran with");
             }
             channel.resend(first, sections.subList(2, sections.size()));
         }

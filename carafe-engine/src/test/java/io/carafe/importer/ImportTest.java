@@ -155,14 +155,14 @@ class ImportTest {
             assertEquals(List.of("1: 2", "2: 3", "3:"), adjacency(g));
         }
         GraphImportException e = assertThrows(GraphImportException.class, () -> load(plain, ImportOptions.defaults()));
-        assertTrue(e.getMessage().contains(":1: ") && e.getMessage().contains("pass --header"), e.getMessage());
+        assertTrue(e.getMessage().contains(":1: ") && e.getMessage().contains("set ImportOptions.header"), e.getMessage());
         e = assertThrows(GraphImportException.class, () -> load(csv, ImportOptions.defaults().withColumns(true, ImportOptions.Columns.parse("src,to"))));
-        assertTrue(e.getMessage().contains("--columns names 'src', which the header line does not; it names [weight, from, to, note]"), e.getMessage());
+        assertTrue(e.getMessage().contains("ImportOptions.columns names 'src', which the header line does not; it names [weight, from, to, note]"), e.getMessage());
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> ImportOptions.defaults().withColumns(false, ImportOptions.Columns.parse("from,to")));
-        assertTrue(bad.getMessage().contains("add --header"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("they need ImportOptions.header"), bad.getMessage());
         bad = assertThrows(IllegalArgumentException.class, () -> ImportOptions.Columns.parse("1"));
-        assertTrue(bad.getMessage().contains("--columns takes SRC,DST or SRC,DST,WEIGHT"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("ImportOptions.columns takes SRC,DST or SRC,DST,WEIGHT"), bad.getMessage());
         bad = assertThrows(IllegalArgumentException.class, () -> ImportOptions.defaults().withColumns(false, ImportOptions.Columns.parse("0,2")));
         assertTrue(bad.getMessage().contains("counts from 1"), bad.getMessage());
     }
@@ -195,15 +195,15 @@ class ImportTest {
         }
         Path headed = write("headed.txt", "from to\n1 2\n2 3\n");
         GraphImportException e = assertThrows(GraphImportException.class, () -> load(headed, ImportOptions.defaults()));
-        assertTrue(e.getMessage().contains("headed.txt:1: ") && e.getMessage().contains("pass --header"), e.getMessage());
+        assertTrue(e.getMessage().contains("headed.txt:1: ") && e.getMessage().contains("set ImportOptions.header"), e.getMessage());
         try (GraphFile g = load(headed, ImportOptions.defaults().withSkipBadLines(true)).file()) {
             assertEquals(3, g.header().vertexCount(), "skipped as a bad line, as before");
         }
         e = assertThrows(GraphImportException.class, () -> load(named, ImportOptions.defaults().withIds("integer")));
-        assertTrue(e.getMessage().contains("import with --ids string"), e.getMessage());
+        assertTrue(e.getMessage().contains("import with ImportOptions.ids string"), e.getMessage());
         Path mixed = write("mixed.txt", "1 2\n2 bob\n");
         e = assertThrows(GraphImportException.class, () -> load(mixed, ImportOptions.defaults()));
-        assertTrue(e.getMessage().contains("mixed.txt:2: ") && e.getMessage().contains("--ids string"), e.getMessage());
+        assertTrue(e.getMessage().contains("mixed.txt:2: ") && e.getMessage().contains("ImportOptions.ids string"), e.getMessage());
     }
 
     @Test
@@ -271,7 +271,7 @@ class ImportTest {
         }
         GraphImportException unknown = assertThrows(GraphImportException.class, () -> load(file, ImportOptions.defaults()));
         assertTrue(unknown.getMessage().contains("g.data: has a name Carafe does not know for an edge list")
-                && unknown.getMessage().contains("pass --input-format edgelist"), unknown.getMessage());
+                && unknown.getMessage().contains("set ImportOptions.format edgelist"), unknown.getMessage());
         try (GraphFile g = load(file, ImportOptions.defaults().withFormat("edgelist")).file()) {
             assertEquals(List.of("5: 6", "6: 5"), adjacency(g), "named, it is read: gzip by its magic bytes, whatever its name");
         }
@@ -299,7 +299,7 @@ class ImportTest {
         Path weights = write("e.txt", "1 2 3\n1 2\n");
         GraphImportException e = assertThrows(GraphImportException.class, () -> load(weights, ImportOptions.defaults().withWeightColumn(3)));
         assertEquals(2, e.lineNumber());
-        assertTrue(e.getMessage().contains("--weight-column 3 but the line has 2 columns"), e.getMessage());
+        assertTrue(e.getMessage().contains("ImportOptions.weightColumn 3 but the line has 2 columns"), e.getMessage());
         Path nan = write("f.txt", "1 2 abc\n");
         e = assertThrows(GraphImportException.class, () -> load(nan, ImportOptions.defaults().withWeightColumn(3)));
         assertTrue(e.getMessage().contains("weight 'abc' is not a finite number"), e.getMessage());
@@ -315,7 +315,7 @@ class ImportTest {
         assertEquals(lineText, e.line());
         assertTrue(e.reason().contains(reason), e.reason());
         assertTrue(e.getMessage().startsWith(file + ":" + line + ": "), e.getMessage());
-        assertTrue(e.getMessage().contains("--skip-bad-lines"), e.getMessage());
+        assertTrue(e.getMessage().contains("ImportOptions.skipBadLines"), e.getMessage());
     }
 
     @Test

@@ -45,7 +45,7 @@ public final class DeltaStepping {
         }
         if (!hops && g.graph().isWeighted() && g.graph().header().minWeight() < 0) {
             throw new IllegalArgumentException("graph '" + g.graph().name() + "' has negative weights (smallest " + g.graph().header().minWeight()
-                    + "); shortest paths need weights >= 0: import again with --weight-map abs or --weight-map add:X, or with --weights unit|random");
+                    + "); shortest paths need weights >= 0: import again with ImportOptions.weightMap abs or add:X, or ImportOptions.weights unit or random");
         }
         this.g = g;
         this.parallel = parallel;

@@ -61,7 +61,7 @@ public final class Dijkstra {
     public static Result run(CarafeGraph graph, int source, int target) {
         if (graph.isWeighted() && graph.header().minWeight() < 0) {
             throw new IllegalArgumentException("graph '" + graph.name() + "' has negative weights (smallest " + graph.header().minWeight()
-                    + "); Dijkstra needs weights >= 0: import again with --weight-map abs or --weight-map add:X, or with --weights unit|random");
+                    + "); Dijkstra needs weights >= 0: import again with ImportOptions.weightMap abs or add:X, or ImportOptions.weights unit or random");
         }
         int n = graph.vertexCount();
         if (source < 0 || source >= n || target >= n) {

@@ -44,7 +44,7 @@ public final class ResidentGraph {
         long m = graph.edgeCount();
         if (m > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("graph '" + graph.name() + "' has " + m + " edges; the kernels that run in this process index"
-                    + " edges by int (up to 2^31): use --algorithm pregel, whose partition workers each hold a part");
+                    + " edges by int (up to 2^31): use the Pregel engine (PregelJob), whose partition workers each hold a part");
         }
         Batch batch = new Batch();
         readWhole(batch, graph.vertexRecords(), n * VertexLayout.BYTES);

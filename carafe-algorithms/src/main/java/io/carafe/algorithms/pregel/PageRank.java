@@ -32,13 +32,13 @@ public final class PageRank implements VertexProgram {
 
     public PageRank(double damping, int iterations, double tolerance, boolean dropDangling) {
         if (damping < 0 || damping > 1) {
-            throw new IllegalArgumentException("--damping must be in [0, 1], was " + damping);
+            throw new IllegalArgumentException("PageRank.damping must be in [0, 1], was " + damping);
         }
         if (iterations < 1) {
             throw new IllegalArgumentException("PageRank needs at least one iteration, was " + iterations);
         }
         if (tolerance < 0) {
-            throw new IllegalArgumentException("--tolerance must be >= 0, was " + tolerance);
+            throw new IllegalArgumentException("PageRank.tolerance must be >= 0, was " + tolerance);
         }
         this.damping = damping;
         this.iterations = iterations;

@@ -34,7 +34,7 @@ public final class UserProgram extends ForwardingVertexProgram {
     public static UserProgram load(Path jar, String className, Map<String, String> params) {
         Path file = jar.toAbsolutePath().normalize();
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--program: no jar at " + file);
+            throw new IllegalArgumentException("no jar at " + file + ", where the program's classes were to be");
         }
         Class<?> type;
         try {
@@ -42,12 +42,12 @@ public final class UserProgram extends ForwardingVertexProgram {
             URLClassLoader loader = new URLClassLoader(new URL[] {file.toUri().toURL()}, UserProgram.class.getClassLoader());
             type = Class.forName(className, true, loader);
         } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("--program: no class " + className + " in " + file, e);
+            throw new IllegalArgumentException("no class " + className + " in the program jar " + file, e);
         } catch (IOException | LinkageError e) {
-            throw new IllegalArgumentException("--program: cannot load " + className + " from " + file + ": " + e, e);
+            throw new IllegalArgumentException("cannot load " + className + " from the program jar " + file + ": " + e, e);
         }
         if (!VertexProgram.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException("--program: " + className + " does not implement " + VertexProgram.class.getName());
+            throw new IllegalArgumentException("the program's class " + className + " does not implement " + VertexProgram.class.getName());
         }
         VertexProgram program = instantiate(type, params);
         StringBuilder spec = new StringBuilder("jar path=").append(encode(file.toString())).append(" class=").append(encode(className));
@@ -80,7 +80,7 @@ public final class UserProgram extends ForwardingVertexProgram {
                 return (VertexProgram) withParams.newInstance(Map.copyOf(params));
             } catch (NoSuchMethodException e) {
                 if (!params.isEmpty()) {
-                    throw new IllegalArgumentException("--param given, but " + type.getName() + " has no public constructor taking a Map<String, String>");
+                    throw new IllegalArgumentException("parameters given, but " + type.getName() + " has no public constructor taking a Map<String, String>");
                 }
                 return (VertexProgram) type.getConstructor().newInstance();
             }

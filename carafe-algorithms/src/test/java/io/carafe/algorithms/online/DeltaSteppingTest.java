@@ -118,7 +118,7 @@ class DeltaSteppingTest extends GraphTestBase {
             }
             ResidentGraph negatives = ResidentGraph.read(neg);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DeltaStepping(negatives, parallel, 1, false));
-            assertTrue(e.getMessage().contains("--weight-map abs"), e.getMessage());
+            assertTrue(e.getMessage().contains("ImportOptions.weightMap abs or add:X"), e.getMessage());
             assertArrayEquals(new double[] {0, 1}, new DeltaStepping(negatives, parallel, 1, true).run(0).distance(), "hops need no weights");
             IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> new DeltaStepping(negatives, parallel, 0, true));
             assertTrue(zero.getMessage().contains("delta must be a positive number, was 0.0"), zero.getMessage());

@@ -62,7 +62,7 @@ class OnlineAlgorithmsTest extends GraphTestBase {
         Files.writeString(edges, "1 2 -1\n");
         try (GraphFile file = importFile(edges, ImportOptions.defaults().withWeightColumn(3)); CarafeGraph g = CarafeGraph.create(rstore, "neg", file)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Dijkstra.run(g, 0));
-            assertTrue(e.getMessage().contains("--weight-map abs"), e.getMessage());
+            assertTrue(e.getMessage().contains("ImportOptions.weightMap abs or add:X"), e.getMessage());
         }
     }
 

@@ -137,6 +137,7 @@ class CheckpointTest extends GraphTestBase {
             MemoryLimitException e = assertThrows(MemoryLimitException.class, () -> PregelJob.run(rstore, "wiki", growing,
                     PregelJob.Options.defaults(2).withMaxMemoryBytes(bound), null, new PregelJob.Recovery(1, dir.resolve("checkpoints"), 3, restarts::add, false)));
             assertTrue(e.getMessage().startsWith("superstep 4 reached "), e.getMessage());
+            assertTrue(e.getMessage().contains("(PregelJob.Options.maxMemoryBytes;"), "names the bound as the API does: " + e.getMessage());
             assertTrue(e.usedBytes() > bound && e.limitBytes() == bound, e.usedBytes() + " against " + bound);
             assertTrue(restarts.isEmpty(), "no restart: " + restarts);
             assertTrue(isEmpty(dir.resolve("checkpoints")), "a job's checkpoints go when it ends");

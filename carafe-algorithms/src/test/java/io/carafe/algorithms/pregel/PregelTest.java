@@ -709,7 +709,7 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load("eu-push", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> run("eu-push", new LabelPropagation(3), 2, Messaging.GATHER));
-            assertTrue(e.getMessage().contains("--messaging gather needs a program that sends one double or one long along its out-edges"), e.getMessage());
+            assertTrue(e.getMessage().contains("PregelJob.Options.messaging gather needs a program that sends one double or one long along its out-edges"), e.getMessage());
             try (PregelJob.Result auto = run("eu-push", new LabelPropagation(3), 2)) {
                 assertEquals(Messaging.PUSH, auto.messaging(), "auto pushes for such a program");
             }
