@@ -313,7 +313,10 @@ public final class PregelJob {
      */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
                              Workers workerStarter, Recovery recovery) {
+        check(program);
         Path checkpoints = recovery.every() == 0 ? null : recovery.directory();
+        Job job = new Job(rstore, graph, program, options, progress, workerStarter, recovery.every(), checkpoints, List.copyOf(program.aggregators()),
+                program.globals());
         List<Restart> restarts = new ArrayList<>();
         Checkpoints.CoordinatorState restored = null;
         if (recovery.resume()) {
@@ -328,82 +331,110 @@ public final class PregelJob {
         }
         try {
             while (true) {
-                long[] failedIn = {-1};
+                RuntimeException failure;
+                long failedIn;
                 try {
-                    Result result = attempt(rstore, graph, program, options, progress, workerStarter, recovery.every(), checkpoints, restored, failedIn);
+                    Result result = attempt(job, restored);
                     result.restarts = List.copyOf(restarts);
                     return result;
                 } catch (MemoryLimitException tooBig) {
                     throw tooBig; // a restart would pass the bound again
-                } catch (RuntimeException failure) {
-                    long latest = Checkpoints.latest(checkpoints);
-                    if (latest < 0 || restarts.size() >= recovery.maxRestarts()) {
-                        throw restarts.isEmpty() && latest < 0 ? failure : new PregelException(failure.getMessage()
-                                + (latest < 0 ? " (no checkpoint to restart from yet)" : " (after " + restarts.size() + " restart(s), PregelJob.Recovery.maxRestarts "
-                                + recovery.maxRestarts() + ")"), failure);
-                    }
-                    restored = Checkpoints.readCoordinator(checkpoints, latest, program);
-                    Restart restart = new Restart(failedIn[0], failure.getMessage(), latest);
-                    restarts.add(restart);
-                    recovery.onRestart().accept(restart);
+                } catch (AttemptFailed f) {
+                    failure = f.failure();
+                    failedIn = f.superstep;
+                } catch (RuntimeException f) { // in setup
+                    failure = f;
+                    failedIn = -1;
                 }
+                long latest = Checkpoints.latest(checkpoints);
+                if (latest < 0 || restarts.size() >= recovery.maxRestarts()) {
+                    throw restarts.isEmpty() && latest < 0 ? failure : new PregelException(failure.getMessage()
+                            + (latest < 0 ? " (no checkpoint to restart from yet)" : " (after " + restarts.size() + " restart(s), PregelJob.Recovery.maxRestarts "
+                            + recovery.maxRestarts() + ")"), failure);
+                }
+                restored = Checkpoints.readCoordinator(checkpoints, latest, program);
+                Restart restart = new Restart(failedIn, failure.getMessage(), latest);
+                restarts.add(restart);
+                recovery.onRestart().accept(restart);
             }
         } finally {
             Checkpoints.delete(checkpoints);
         }
     }
 
-    /** One set of workers from superstep 0, or from checkpoint {@code restored}; {@code failedIn} says where a failure struck. */
-    private static Result attempt(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
-                                  Workers workerStarter, int checkpointEvery, Path checkpoints,
-                                  Checkpoints.CoordinatorState restored, long[] failedIn) {
+    /**
+     * What every attempt of one job shares, gathered and checked once by {@code run}: where it
+     * runs, the program and what it declares, the options, where checkpoints go.
+     */
+    private record Job(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress, Workers workerStarter,
+                       int checkpointEvery, Path checkpoints, List<Aggregator> aggregators, int globals) {
+    }
+
+    /** A failure once the workers ran, with the superstep it struck in (-1: their setup): what a restart records. */
+    private static final class AttemptFailed extends RuntimeException {
+        final long superstep;
+
+        AttemptFailed(RuntimeException failure, long superstep) {
+            super(failure.getMessage(), failure, false, false);
+            this.superstep = superstep;
+        }
+
+        RuntimeException failure() {
+            return (RuntimeException) getCause();
+        }
+    }
+
+    /** One set of workers from superstep 0, or from checkpoint {@code restored}. */
+    private static Result attempt(Job job, Checkpoints.CoordinatorState restored) {
         long setupStart = System.nanoTime();
-        check(program);
+        RStore rstore = job.rstore();
+        String graph = job.graph();
+        VertexProgram program = job.program();
+        Options options = job.options();
         Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(program) : restored.messaging();
         GraphHeader header = CarafeGraph.header(rstore, graph);
         checkStarts(program, header.vertexCount());
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
-        List<Aggregator> aggregators = List.copyOf(program.aggregators());
-        int globals = program.globals();
+        List<Aggregator> aggregators = job.aggregators();
+        int globals = job.globals();
         RecordLayout valueLayout = program.valueLayout();
         String jobName = "carafe/job/" + graph + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
-        Namespace job = rstore.createNamespace(jobName);
+        Namespace space = rstore.createNamespace(jobName);
         BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(aggregators.size(), globals));
         List<Future<Void>> workers = new ArrayList<>();
         boolean handedOver = false;
         try {
-            RAddress directorySegment = job.bootstrap(JobLayout.bytes(partitions));
-            RAddress valuesSegment = job.alloc(ValueSnapshots.segmentBytes(valueLayout.bytes(), header.vertexCount(), program.readsOtherValues()),
+            RAddress directorySegment = space.bootstrap(JobLayout.bytes(partitions));
+            RAddress valuesSegment = space.alloc(ValueSnapshots.segmentBytes(valueLayout.bytes(), header.vertexCount(), program.readsOtherValues()),
                     AllocFlags.GROW | AllocFlags.ZERO);
-            RAddress barrierSegment = job.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
+            RAddress barrierSegment = space.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
                 JobLayout.writeHeader(directory.segment(), new JobLayout.Header(partitions, aggregators.size(), globals, header.vertexCount(),
                         header.edgeCount(), valueLayout.bytes(), program.messageLayout().bytes(), valuesSegment.address(),
                         barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts(),
-                        restored == null ? 0 : restored.superstep(), checkpointEvery, checkpoints == null ? "" : checkpoints.toString(),
+                        restored == null ? 0 : restored.superstep(), job.checkpointEvery(), job.checkpoints() == null ? "" : job.checkpoints().toString(),
                         options.neighbourhoodCacheBytes()));
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {
                 for (int i = 0; i < partitions; i++) {
-                    workers.add(workerStarter.start(rstore.uri(), jobName, i));
+                    workers.add(job.workerStarter().start(rstore.uri(), jobName, i));
                 }
-                MemoryBound memory = new MemoryBound(options.maxMemoryBytes(), workerStarter);
-                Heartbeats heartbeats = new Heartbeats(partitions, options.superstepTimeoutMs(), workerStarter::describe);
+                MemoryBound memory = new MemoryBound(options.maxMemoryBytes(), job.workerStarter());
+                Heartbeats heartbeats = new Heartbeats(partitions, options.superstepTimeoutMs(), job.workerStarter()::describe);
                 LongConsumer watch = superstep -> { // between barrier polls
                     failFast(workers);
                     heartbeats.check(coordinator, superstep);
                     memory.check(superstep);
                 };
-                Drive drive = new Drive(coordinator, layout, header, aggregators, globals, program, options, progress, setupStart,
-                        watch, checkpointEvery, checkpoints, restored, messaging);
+                Drive drive = new Drive(job, coordinator, layout, header, setupStart, watch, restored, messaging);
                 try {
                     drive.run();
                 } catch (RuntimeException failure) {
-                    failedIn[0] = drive.superstep;
                     coordinator.abort();
-                    throw explain(failure, workers, options);
+                    RuntimeException explained = explain(failure, workers, options);
+                    throw explained instanceof MemoryLimitException ? explained : new AttemptFailed(explained, drive.superstep);
                 }
                 awaitWorkers(workers, options);
                 handedOver = true;
@@ -488,26 +519,25 @@ public final class PregelJob {
         private final Path checkpoints;
         private final long first; // 0, or the checkpoint this run restarted from
 
-        Drive(BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, List<Aggregator> aggregators, int globals,
-              VertexProgram program, Options options, Consumer<Superstep> progress, long setupStart, LongConsumer watch,
-              int checkpointEvery, Path checkpoints, Checkpoints.CoordinatorState restored, Messaging messaging) {
+        Drive(Job job, BarrierCoordinator coordinator, BarrierLayout layout, GraphHeader graph, long setupStart, LongConsumer watch,
+              Checkpoints.CoordinatorState restored, Messaging messaging) {
             this.coordinator = coordinator;
             this.messaging = messaging;
             this.watch = watch;
             this.layout = layout;
             this.graph = graph;
-            this.aggregators = aggregators;
-            this.program = program;
-            this.options = options;
-            this.progress = progress;
+            this.aggregators = job.aggregators();
+            this.program = job.program();
+            this.options = job.options();
+            this.progress = job.progress();
             this.setupStart = setupStart;
             this.global = new long[aggregators.size()];
-            this.globals = new long[globals];
+            this.globals = new long[job.globals()];
             for (int a = 0; a < global.length; a++) {
                 global[a] = aggregators.get(a).identityBits();
             }
-            this.checkpointEvery = checkpointEvery;
-            this.checkpoints = checkpoints;
+            this.checkpointEvery = job.checkpointEvery();
+            this.checkpoints = job.checkpoints();
             this.first = restored == null ? 0 : restored.superstep();
             if (restored != null) {
                 active = restored.active();
