@@ -62,8 +62,10 @@ final class MasterCommand implements Callable<Integer> {
         InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.MASTER_PORT));
         RdmaDevice rdma = Daemon.rdma(config, WHO, secret);
         Path persistence = config.get(Key.MASTER_PERSISTENCE_DIR).isEmpty() ? null : Path.of(config.get(Key.MASTER_PERSISTENCE_DIR));
-        MasterNode master = MasterNode.start(config.bytes(Key.CHUNK_SIZE), at, secret, config.millis(Key.TIMEOUT), config.millis(Key.HEARTBEAT),
-                rdma, config.port(Key.MASTER_RDMA_PORT), Daemon.limits(config), config.bool(Key.REMOTE_SERVERS), persistence, line -> Daemon.log(WHO, line));
+        MasterNode master = MasterNode.start(new MasterNode.Context().chunkSizeBytes(config.bytes(Key.CHUNK_SIZE)).bind(at).secret(secret)
+                .timeoutMs(config.millis(Key.TIMEOUT)).heartbeatMs(config.millis(Key.HEARTBEAT)).rdma(rdma, config.port(Key.MASTER_RDMA_PORT))
+                .limits(Daemon.limits(config)).remoteServers(config.bool(Key.REMOTE_SERVERS)).persistenceDirectory(persistence)
+                .log(line -> Daemon.log(WHO, line)));
         Daemon.log(WHO, "serving on " + bindTo + ":" + master.port() + " (transport tcp"
                 + (rdma == null ? "" : "; rdma on the " + rdma.kind() + " device at port " + master.rdmaPort()) + "; chunks of "
                 + Units.bytes(config.bytes(Key.CHUNK_SIZE)) + "; at most " + master.maxConnections() + " connections; "

@@ -86,9 +86,10 @@ final class ServerCommand implements Callable<Integer> {
                     + "; clients on this host map them there");
         }
         InetSocketAddress at = new InetSocketAddress(bindTo, config.port(Key.SERVER_PORT));
-        ServerNode server = ServerNode.start(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT), at, config.get(Key.SERVER_ADVERTISE),
-                config.bytes(Key.SERVER_CAPACITY), shm, persistence, rdma, config.port(Key.SERVER_RDMA_PORT), secret, config.millis(Key.TIMEOUT),
-                config.millis(Key.HEARTBEAT), Daemon.limits(config), line -> Daemon.log(WHO, line));
+        ServerNode server = ServerNode.start(new ServerNode.Context().master(config.get(Key.MASTER_HOST), config.port(Key.MASTER_PORT)).bind(at)
+                .advertise(config.get(Key.SERVER_ADVERTISE)).capacityBytes(config.bytes(Key.SERVER_CAPACITY)).shmDirectory(shm)
+                .persistenceDirectory(persistence).rdma(rdma, config.port(Key.SERVER_RDMA_PORT)).secret(secret).timeoutMs(config.millis(Key.TIMEOUT))
+                .heartbeatMs(config.millis(Key.HEARTBEAT)).limits(Daemon.limits(config)).log(line -> Daemon.log(WHO, line)));
         String transports = "transports tcp"
                 + (server.shmLocation().isEmpty() ? "" : ", shm for clients on this host (chunk files in "
                         + server.shmLocation().substring(server.shmLocation().indexOf(':') + 1) + ")")

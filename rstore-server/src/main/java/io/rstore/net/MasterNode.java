@@ -20,6 +20,7 @@ import java.net.NetworkInterface;
 import java.net.SocketAddress;
 import java.net.SocketException;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -37,9 +38,112 @@ public final class MasterNode implements AutoCloseable {
     private final MetricRegistry metrics = new MetricRegistry();
     private volatile boolean closed;
 
-    private MasterNode(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs, RdmaDevice rdma,
-                       int rdmaPort, NetLimits limits, boolean remoteServers, Path persistenceDirectory,
-                       Consumer<String> log) throws IOException {
+    /**
+     * How a master starts, set through its setters and checked once by {@link MasterNode#start},
+     * as Aeron's components take a Context: the chunk size, where to listen, the secret, the
+     * bounds, control calls over RDMA, who may register servers, where the journal goes, the log.
+     */
+    public static final class Context {
+        private long chunkSizeBytes = -1;
+        private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
+        private String secret = "";
+        private long timeoutMs = 30_000;
+        private long heartbeatMs = 1_000;
+        private RdmaDevice rdma;
+        private int rdmaPort;
+        private NetLimits limits = NetLimits.defaults();
+        private boolean remoteServers;
+        private Path persistenceDirectory;
+        private Consumer<String> log = line -> { };
+
+        /** The cluster's chunk size (required). */
+        public Context chunkSizeBytes(long bytes) {
+            this.chunkSizeBytes = bytes;
+            return this;
+        }
+
+        /** Where to listen (port 0: any free port; default 127.0.0.1:0). */
+        public Context bind(InetSocketAddress at) {
+            this.bind = at;
+            return this;
+        }
+
+        /** The cluster secret (empty, the default: none). */
+        public Context secret(String secret) {
+            this.secret = secret;
+            return this;
+        }
+
+        /** The bound on a call to a memory server (default 30 s). */
+        public Context timeoutMs(long ms) {
+            this.timeoutMs = ms;
+            return this;
+        }
+
+        /** How often it looks whether the memory servers answer (default 1 s). */
+        public Context heartbeatMs(long ms) {
+            this.heartbeatMs = ms;
+            return this;
+        }
+
+        /** Control calls over {@code device} too, its listener at {@code port} (0: any free port); null, the default: tcp only. */
+        public Context rdma(RdmaDevice device, int port) {
+            this.rdma = device;
+            this.rdmaPort = port;
+            return this;
+        }
+
+        /** What a connection may cost it (default {@link NetLimits#defaults()}). */
+        public Context limits(NetLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        /** Whether memory servers on other hosts may register without a cluster secret (default: no). */
+        public Context remoteServers(boolean allowed) {
+            this.remoteServers = allowed;
+            return this;
+        }
+
+        /** Journals the metadata in {@code directory} and replays it first (null, the default: memory only). */
+        public Context persistenceDirectory(Path directory) {
+            this.persistenceDirectory = directory;
+            return this;
+        }
+
+        /** Where it says what happened (default: nowhere). */
+        public Context log(Consumer<String> log) {
+            this.log = log;
+            return this;
+        }
+
+        /** Refuses a context that cannot start a master, naming what is missing or out of range. */
+        private void conclude() {
+            if (chunkSizeBytes < 1) {
+                throw new IllegalArgumentException("a master needs a chunk size of at least one byte (Context.chunkSizeBytes), was " + chunkSizeBytes);
+            }
+            if (bind == null || rdmaPort < 0 || rdmaPort > 65_535 || timeoutMs < 1 || heartbeatMs < 1) {
+                throw new IllegalArgumentException("a master needs an address to listen on, an RDMA port 0..65535 and positive bounds (Context):"
+                        + " bind " + bind + ", rdma port " + rdmaPort + ", timeout " + timeoutMs + " ms, heartbeat " + heartbeatMs + " ms");
+            }
+            Objects.requireNonNull(secret, "secret");
+            Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(log, "log");
+        }
+    }
+
+    private MasterNode(Context c) throws IOException {
+        long chunkSizeBytes = c.chunkSizeBytes;
+        InetSocketAddress bind = c.bind;
+        String secret = c.secret;
+        long timeoutMs = c.timeoutMs;
+        long heartbeatMs = c.heartbeatMs;
+        RdmaDevice rdma = c.rdma;
+        int rdmaPort = c.rdmaPort;
+        NetLimits limits = c.limits;
+        boolean remoteServers = c.remoteServers;
+        Path persistenceDirectory = c.persistenceDirectory;
+        Consumer<String> log = c.log;
         int callTimeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
         String required = secret == null ? "" : secret;
         this.master = new Master(chunkSizeBytes, (address, token) -> {
@@ -107,27 +211,16 @@ public final class MasterNode implements AutoCloseable {
         }
     }
 
-    /** Starts serving on {@code bind} (port 0: any free port), over tcp only, with the default limits, servers from this host only. */
-    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
-                                   Consumer<String> log) {
-        return start(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, null, 0, NetLimits.defaults(), false, null, log);
-    }
-
     /**
-     * As {@link #start(long, InetSocketAddress, String, long, long, Consumer)}, taking control
-     * calls over {@code rdma} too, at {@code rdmaPort}, each connection bounded by
-     * {@code limits}; {@code remoteServers} lets memory servers on other hosts register
-     * without a cluster secret. With {@code persistenceDirectory} (else null) the metadata is
-     * journaled there and replayed first.
+     * Starts serving where {@code context} says, over tcp and, with an RDMA device, over RDMA
+     * too; with a persistence directory the metadata is journaled there and replayed first.
      */
-    public static MasterNode start(long chunkSizeBytes, InetSocketAddress bind, String secret, long timeoutMs, long heartbeatMs,
-                                   RdmaDevice rdma, int rdmaPort, NetLimits limits, boolean remoteServers,
-                                   Path persistenceDirectory, Consumer<String> log) {
+    public static MasterNode start(Context context) {
+        context.conclude();
         try {
-            return new MasterNode(chunkSizeBytes, bind, secret, timeoutMs, heartbeatMs, rdma, rdmaPort, limits, remoteServers,
-                    persistenceDirectory, log);
+            return new MasterNode(context);
         } catch (IOException e) {
-            throw ErrorCode.CANNOT_LISTEN.exception("the master cannot listen on " + bind + ": " + e.getMessage()
+            throw ErrorCode.CANNOT_LISTEN.exception("the master cannot listen on " + context.bind + ": " + e.getMessage()
                     + " (is another rstore master there? pick another port)");
         }
     }

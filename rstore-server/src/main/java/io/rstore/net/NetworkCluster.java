@@ -22,14 +22,15 @@ public final class NetworkCluster implements AutoCloseable {
     private final List<ServerNode> servers = new ArrayList<>();
 
     private NetworkCluster(RStoreSettings settings, InetSocketAddress bind, Path shmDirectory, String rdmaDevice) {
-        this.master = MasterNode.start(settings.chunkSizeBytes(), bind, settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS,
-                RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0, NetLimits.defaults(), false, null, line -> { });
+        this.master = MasterNode.start(new MasterNode.Context().chunkSizeBytes(settings.chunkSizeBytes()).bind(bind).secret(settings.clusterSecret())
+                .timeoutMs(settings.operationTimeoutMs()).heartbeatMs(HEARTBEAT_MS).rdma(RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0));
         try {
             String masterHost = bind.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bind.getAddress().getHostAddress();
             for (int i = 0; i < settings.memoryServers(); i++) {
-                servers.add(ServerNode.start(masterHost, master.port(), new InetSocketAddress(bind.getAddress(), 0), "",
-                        settings.serverCapacityBytes(), shmDirectory, null, RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0,
-                        settings.clusterSecret(), settings.operationTimeoutMs(), HEARTBEAT_MS, NetLimits.defaults(), line -> { }));
+                servers.add(ServerNode.start(new ServerNode.Context().master(masterHost, master.port()).bind(new InetSocketAddress(bind.getAddress(), 0))
+                        .capacityBytes(settings.serverCapacityBytes()).shmDirectory(shmDirectory)
+                        .rdma(RdmaEnvironment.open(rdmaDevice, settings.clusterSecret()), 0).secret(settings.clusterSecret())
+                        .timeoutMs(settings.operationTimeoutMs()).heartbeatMs(HEARTBEAT_MS)));
             }
         } catch (RuntimeException e) {
             close();

@@ -17,6 +17,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -48,16 +49,133 @@ public final class ServerNode implements AutoCloseable {
     private RemoteMaster master; // the registration connection; null while the master is unreachable
     private Thread rejoin;
 
-    private ServerNode(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes, Path shmDirectory,
-                       Path persistenceDirectory, RdmaDevice rdma, int rdmaPort, String secret, int timeoutMs, NetLimits limits,
-                       Consumer<String> log) throws IOException {
-        this.memory = new MemoryServer(capacityBytes, persistenceDirectory != null ? ShmChunkFiles.persistent(persistenceDirectory)
-                : shmDirectory == null ? null : new ShmChunkFiles(shmDirectory));
-        this.masterHost = masterHost;
-        this.masterPort = masterPort;
-        this.secret = secret;
-        this.timeoutMs = timeoutMs;
-        this.log = log;
+    /**
+     * How a memory server starts, set through its setters and checked once by
+     * {@link ServerNode#start}, as Aeron's components take a Context: where the master is,
+     * where to listen and what to advertise, how much memory, where its chunks live (memory,
+     * shm files, a persistence directory), an RDMA device, the secret, the bounds, the log.
+     */
+    public static final class Context {
+        private String masterHost = "127.0.0.1";
+        private int masterPort = -1;
+        private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
+        private String advertiseHost = "";
+        private long capacityBytes = -1;
+        private Path shmDirectory;
+        private Path persistenceDirectory;
+        private RdmaDevice rdma;
+        private int rdmaPort;
+        private String secret = "";
+        private long timeoutMs = 30_000;
+        private long heartbeatMs = 1_000;
+        private NetLimits limits = NetLimits.defaults();
+        private Consumer<String> log = line -> { };
+
+        /** The master to register with (required). */
+        public Context master(String host, int port) {
+            this.masterHost = host;
+            this.masterPort = port;
+            return this;
+        }
+
+        /** Where to listen (port 0: any free port; default 127.0.0.1:0). */
+        public Context bind(InetSocketAddress at) {
+            this.bind = at;
+            return this;
+        }
+
+        /** The host clients reach this server at (empty, the default: {@link #reachableHost} of the bind address). */
+        public Context advertise(String host) {
+            this.advertiseHost = host;
+            return this;
+        }
+
+        /** Bytes of chunk memory it serves (required). */
+        public Context capacityBytes(long bytes) {
+            this.capacityBytes = bytes;
+            return this;
+        }
+
+        /** Chunks as files in {@code directory}, which clients on this host map directly (null, the default: none). */
+        public Context shmDirectory(Path directory) {
+            this.shmDirectory = directory;
+            return this;
+        }
+
+        /** Chunks as files kept in {@code directory} across restarts, taken back when the server starts (null, the default: none). */
+        public Context persistenceDirectory(Path directory) {
+            this.persistenceDirectory = directory;
+            return this;
+        }
+
+        /** Chunks registered on {@code device}, whose listener takes {@code port} (0: any free port); null, the default: no RDMA. */
+        public Context rdma(RdmaDevice device, int port) {
+            this.rdma = device;
+            this.rdmaPort = port;
+            return this;
+        }
+
+        /** The cluster secret (empty, the default: none). */
+        public Context secret(String secret) {
+            this.secret = secret;
+            return this;
+        }
+
+        /** The bound on a call to the master (default 30 s). */
+        public Context timeoutMs(long ms) {
+            this.timeoutMs = ms;
+            return this;
+        }
+
+        /** How often it registers again (default 1 s). */
+        public Context heartbeatMs(long ms) {
+            this.heartbeatMs = ms;
+            return this;
+        }
+
+        /** What a connection may cost it (default {@link NetLimits#defaults()}). */
+        public Context limits(NetLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        /** Where it says what happened (default: nowhere). */
+        public Context log(Consumer<String> log) {
+            this.log = log;
+            return this;
+        }
+
+        /** Refuses a context that cannot start a server, naming what is missing or out of range. */
+        private void conclude() {
+            if (masterHost == null || masterHost.isEmpty() || masterPort < 1 || masterPort > 65_535) {
+                throw new IllegalArgumentException("a memory server needs its master's host and port (Context.master), was " + masterHost + ":" + masterPort);
+            }
+            if (capacityBytes < 1) {
+                throw new IllegalArgumentException("a memory server needs a capacity of at least one byte (Context.capacityBytes), was " + capacityBytes);
+            }
+            if (bind == null || rdmaPort < 0 || rdmaPort > 65_535 || timeoutMs < 1 || heartbeatMs < 1) {
+                throw new IllegalArgumentException("a memory server needs an address to listen on, an RDMA port 0..65535 and positive bounds (Context):"
+                        + " bind " + bind + ", rdma port " + rdmaPort + ", timeout " + timeoutMs + " ms, heartbeat " + heartbeatMs + " ms");
+            }
+            Objects.requireNonNull(secret, "secret");
+            Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(log, "log");
+        }
+    }
+
+    private ServerNode(Context c) throws IOException {
+        this.memory = new MemoryServer(c.capacityBytes, c.persistenceDirectory != null ? ShmChunkFiles.persistent(c.persistenceDirectory)
+                : c.shmDirectory == null ? null : new ShmChunkFiles(c.shmDirectory));
+        this.masterHost = c.masterHost;
+        this.masterPort = c.masterPort;
+        this.secret = c.secret;
+        this.timeoutMs = (int) Math.min(c.timeoutMs, Integer.MAX_VALUE);
+        this.log = c.log;
+        InetSocketAddress bind = c.bind;
+        String advertiseHost = c.advertiseHost;
+        RdmaDevice rdma = c.rdma;
+        int rdmaPort = c.rdmaPort;
+        NetLimits limits = c.limits;
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
         this.token = HexFormat.of().formatHex(random);
@@ -87,26 +205,22 @@ public final class ServerNode implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code bind} (port 0: any free port) and registers with the master as
-     * reachable at {@code advertiseHost} (empty: {@link #reachableHost}). With
-     * {@code shmDirectory} (else null) its chunks are files there, which clients on this
-     * host map directly; with {@code persistenceDirectory} (else null) they are files there
-     * too, kept across restarts (taken back when the server starts), and clients on this
-     * host map them there instead; with {@code rdma} (else null) they are registered on that device,
-     * whose listener takes {@code rdmaPort} (0: any free port). Registers again every
-     * {@code heartbeatMs}, saying what happened through {@code log}.
+     * Listens where {@code context} says and registers with the master as reachable at its
+     * advertised host. With a shm directory its chunks are files there, which clients on
+     * this host map directly; with a persistence directory they are files there too, kept
+     * across restarts (taken back when the server starts), and clients on this host map them
+     * there instead; with an RDMA device they are registered on it. Registers again every
+     * heartbeat, saying what happened through the context's log.
      */
-    public static ServerNode start(String masterHost, int masterPort, InetSocketAddress bind, String advertiseHost, long capacityBytes,
-                                   Path shmDirectory, Path persistenceDirectory, RdmaDevice rdma, int rdmaPort, String secret, long timeoutMs,
-                                   long heartbeatMs, NetLimits limits, Consumer<String> log) {
+    public static ServerNode start(Context context) {
+        context.conclude();
         ServerNode node;
         try {
-            node = new ServerNode(masterHost, masterPort, bind, advertiseHost, capacityBytes, shmDirectory, persistenceDirectory, rdma, rdmaPort, secret,
-                    (int) Math.min(timeoutMs, Integer.MAX_VALUE), limits, log);
+            node = new ServerNode(context);
         } catch (IOException e) {
-            throw ErrorCode.CANNOT_LISTEN.exception("the memory server cannot listen on " + bind + ": " + e.getMessage() + " (pick another port)");
+            throw ErrorCode.CANNOT_LISTEN.exception("the memory server cannot listen on " + context.bind + ": " + e.getMessage() + " (pick another port)");
         }
-        node.rejoin = Thread.ofPlatform().name("rstore-rejoin").daemon().start(() -> node.rejoinEvery(heartbeatMs));
+        node.rejoin = Thread.ofPlatform().name("rstore-rejoin").daemon().start(() -> node.rejoinEvery(context.heartbeatMs));
         return node;
     }
 
