@@ -20,7 +20,6 @@ import java.net.NetworkInterface;
 import java.net.SocketAddress;
 import java.net.SocketException;
 import java.nio.file.Path;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -38,64 +37,15 @@ public final class MasterNode implements AutoCloseable {
     private final MetricRegistry metrics = new MetricRegistry();
     private volatile boolean closed;
 
-    /**
-     * How a master starts, set through its setters and checked once by {@link MasterNode#start},
-     * as Aeron's components take a Context: the chunk size, where to listen, the secret, the
-     * bounds, control calls over RDMA, who may register servers, where the journal goes, the log.
-     */
-    public static final class Context {
+    /** How a master starts: {@link DaemonContext}'s settings, and the cluster's chunk size, who may register servers, where the journal goes. */
+    public static final class Context extends DaemonContext<Context> {
         private long chunkSizeBytes = -1;
-        private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
-        private String secret = "";
-        private long timeoutMs = 30_000;
-        private long heartbeatMs = 1_000;
-        private RdmaDevice rdma;
-        private int rdmaPort;
-        private NetLimits limits = NetLimits.defaults();
         private boolean remoteServers;
         private Path persistenceDirectory;
-        private Consumer<String> log = line -> { };
 
         /** The cluster's chunk size (required). */
         public Context chunkSizeBytes(long bytes) {
             this.chunkSizeBytes = bytes;
-            return this;
-        }
-
-        /** Where to listen (port 0: any free port; default 127.0.0.1:0). */
-        public Context bind(InetSocketAddress at) {
-            this.bind = at;
-            return this;
-        }
-
-        /** The cluster secret (empty, the default: none). */
-        public Context secret(String secret) {
-            this.secret = secret;
-            return this;
-        }
-
-        /** The bound on a call to a memory server (default 30 s). */
-        public Context timeoutMs(long ms) {
-            this.timeoutMs = ms;
-            return this;
-        }
-
-        /** How often it looks whether the memory servers answer (default 1 s). */
-        public Context heartbeatMs(long ms) {
-            this.heartbeatMs = ms;
-            return this;
-        }
-
-        /** Control calls over {@code device} too, its listener at {@code port} (0: any free port); null, the default: tcp only. */
-        public Context rdma(RdmaDevice device, int port) {
-            this.rdma = device;
-            this.rdmaPort = port;
-            return this;
-        }
-
-        /** What a connection may cost it (default {@link NetLimits#defaults()}). */
-        public Context limits(NetLimits limits) {
-            this.limits = limits;
             return this;
         }
 
@@ -111,24 +61,11 @@ public final class MasterNode implements AutoCloseable {
             return this;
         }
 
-        /** Where it says what happened (default: nowhere). */
-        public Context log(Consumer<String> log) {
-            this.log = log;
-            return this;
-        }
-
-        /** Refuses a context that cannot start a master, naming what is missing or out of range. */
         private void conclude() {
             if (chunkSizeBytes < 1) {
                 throw new IllegalArgumentException("a master needs a chunk size of at least one byte (Context.chunkSizeBytes), was " + chunkSizeBytes);
             }
-            if (bind == null || rdmaPort < 0 || rdmaPort > 65_535 || timeoutMs < 1 || heartbeatMs < 1) {
-                throw new IllegalArgumentException("a master needs an address to listen on, an RDMA port 0..65535 and positive bounds (Context):"
-                        + " bind " + bind + ", rdma port " + rdmaPort + ", timeout " + timeoutMs + " ms, heartbeat " + heartbeatMs + " ms");
-            }
-            Objects.requireNonNull(secret, "secret");
-            Objects.requireNonNull(limits, "limits");
-            Objects.requireNonNull(log, "log");
+            conclude("a master");
         }
     }
 

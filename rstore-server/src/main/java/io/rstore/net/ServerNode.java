@@ -17,7 +17,6 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -50,26 +49,17 @@ public final class ServerNode implements AutoCloseable {
     private Thread rejoin;
 
     /**
-     * How a memory server starts, set through its setters and checked once by
-     * {@link ServerNode#start}, as Aeron's components take a Context: where the master is,
-     * where to listen and what to advertise, how much memory, where its chunks live (memory,
-     * shm files, a persistence directory), an RDMA device, the secret, the bounds, the log.
+     * How a memory server starts: {@link DaemonContext}'s settings, and its master, the host
+     * it advertises, its capacity, where its chunks live (memory, shm files, a persistence
+     * directory).
      */
-    public static final class Context {
+    public static final class Context extends DaemonContext<Context> {
         private String masterHost = "127.0.0.1";
         private int masterPort = -1;
-        private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
         private String advertiseHost = "";
         private long capacityBytes = -1;
         private Path shmDirectory;
         private Path persistenceDirectory;
-        private RdmaDevice rdma;
-        private int rdmaPort;
-        private String secret = "";
-        private long timeoutMs = 30_000;
-        private long heartbeatMs = 1_000;
-        private NetLimits limits = NetLimits.defaults();
-        private Consumer<String> log = line -> { };
 
         /** The master to register with (required). */
         public Context master(String host, int port) {
@@ -78,13 +68,7 @@ public final class ServerNode implements AutoCloseable {
             return this;
         }
 
-        /** Where to listen (port 0: any free port; default 127.0.0.1:0). */
-        public Context bind(InetSocketAddress at) {
-            this.bind = at;
-            return this;
-        }
-
-        /** The host clients reach this server at (empty, the default: {@link #reachableHost} of the bind address). */
+        /** The host clients reach this server at (empty, the default: {@link ServerNode#reachableHost} of the bind address). */
         public Context advertise(String host) {
             this.advertiseHost = host;
             return this;
@@ -108,44 +92,6 @@ public final class ServerNode implements AutoCloseable {
             return this;
         }
 
-        /** Chunks registered on {@code device}, whose listener takes {@code port} (0: any free port); null, the default: no RDMA. */
-        public Context rdma(RdmaDevice device, int port) {
-            this.rdma = device;
-            this.rdmaPort = port;
-            return this;
-        }
-
-        /** The cluster secret (empty, the default: none). */
-        public Context secret(String secret) {
-            this.secret = secret;
-            return this;
-        }
-
-        /** The bound on a call to the master (default 30 s). */
-        public Context timeoutMs(long ms) {
-            this.timeoutMs = ms;
-            return this;
-        }
-
-        /** How often it registers again (default 1 s). */
-        public Context heartbeatMs(long ms) {
-            this.heartbeatMs = ms;
-            return this;
-        }
-
-        /** What a connection may cost it (default {@link NetLimits#defaults()}). */
-        public Context limits(NetLimits limits) {
-            this.limits = limits;
-            return this;
-        }
-
-        /** Where it says what happened (default: nowhere). */
-        public Context log(Consumer<String> log) {
-            this.log = log;
-            return this;
-        }
-
-        /** Refuses a context that cannot start a server, naming what is missing or out of range. */
         private void conclude() {
             if (masterHost == null || masterHost.isEmpty() || masterPort < 1 || masterPort > 65_535) {
                 throw new IllegalArgumentException("a memory server needs its master's host and port (Context.master), was " + masterHost + ":" + masterPort);
@@ -153,13 +99,7 @@ public final class ServerNode implements AutoCloseable {
             if (capacityBytes < 1) {
                 throw new IllegalArgumentException("a memory server needs a capacity of at least one byte (Context.capacityBytes), was " + capacityBytes);
             }
-            if (bind == null || rdmaPort < 0 || rdmaPort > 65_535 || timeoutMs < 1 || heartbeatMs < 1) {
-                throw new IllegalArgumentException("a memory server needs an address to listen on, an RDMA port 0..65535 and positive bounds (Context):"
-                        + " bind " + bind + ", rdma port " + rdmaPort + ", timeout " + timeoutMs + " ms, heartbeat " + heartbeatMs + " ms");
-            }
-            Objects.requireNonNull(secret, "secret");
-            Objects.requireNonNull(limits, "limits");
-            Objects.requireNonNull(log, "log");
+            conclude("a memory server");
         }
     }
 
