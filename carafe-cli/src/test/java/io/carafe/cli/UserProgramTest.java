@@ -7,10 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -18,8 +15,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,26 +35,8 @@ class UserProgramTest {
         return jar("MaxLabel");
     }
 
-    /** A jar of the class {@code name}, compiled from the test resource user-program/NAME.java. */
     private Path jar(String name) throws IOException {
-        Path src = dir.resolve("src");
-        Files.createDirectories(src);
-        Path source = src.resolve(name + ".java");
-        try (var in = UserProgramTest.class.getResourceAsStream("/user-program/" + name + ".java")) {
-            Files.copy(in, source, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        Path classes = dir.resolve("classes");
-        Files.createDirectories(classes);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "-cp", System.getProperty("java.class.path"), "-d", classes.toString(), source.toString());
-        assertEquals(0, rc, "the example program compiles against the engine's API");
-        Path jar = dir.resolve(name + ".jar");
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
-            out.putNextEntry(new JarEntry(name + ".class"));
-            out.write(Files.readAllBytes(classes.resolve(name + ".class")));
-            out.closeEntry();
-        }
-        return jar;
+        return UserProgramJars.jar(dir, name);
     }
 
     /** A random graph on 300 ids (not contiguous) with 1,200 edges. */
