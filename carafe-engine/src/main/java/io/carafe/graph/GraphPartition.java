@@ -96,18 +96,6 @@ public final class GraphPartition implements AutoCloseable {
         batch.read(targets, first * EdgeLayout.TARGET_BYTES, count * EdgeLayout.TARGET_BYTES);
     }
 
-    /** Reads every edge target of the partition (all in flight) and returns them, from its first edge on. */
-    MemorySegment readAllTargets() {
-        if (edgeCount > 0) {
-            Batch batch = new Batch();
-            for (long at = 0, bytes = edgeCount * EdgeLayout.TARGET_BYTES; at < bytes; at += SequentialEdgeIterator.WINDOW_BYTES) {
-                batch.read(targets, at, Math.min(SequentialEdgeIterator.WINDOW_BYTES, bytes - at));
-            }
-            batch.join();
-        }
-        return targets.segment();
-    }
-
     /** The target of the partition's edge {@code e} (from its first edge), once read by {@link #readTargets}. */
     public int target(long e) {
         return EdgeLayout.target(targets.segment(), e);

@@ -10,11 +10,13 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * Any vertex's out- and in-neighbours, for a worker that owns a range of vertices and
- * reads the rest of the graph one-sided: its own range from memory it has already read
- * (the partition's edges and in-edges), every other vertex's lists through a bounded
- * cache of fixed-size blocks of the graph's edge arrays in RStore, each block read whole
- * on its first use and kept until the cache needs its room (oldest loaded first out).
+ * Any vertex's out- and in-neighbours, read one-sided through a bounded cache of
+ * fixed-size blocks of the graph's edge arrays in RStore, each block read whole on its
+ * first use and kept until the cache needs its room (oldest loaded first out). A worker's
+ * own vertices' lists come through it too: a program that reads neighbourhoods mostly
+ * reads them once, in order (Triangles orients the graph from them), and the partition's
+ * edges and in-edges read whole beside the cache held 0.6 GB on livejournal-synthetic
+ * (docs/measure/notebook.md).
  * Where every vertex's list starts comes from the graph's offsets ({@link EdgeOffsets}),
  * read once. An edge array the cache can hold whole is kept whole (a list is then read
  * where it lies); in a smaller cache a list that crosses a block boundary is copied into
@@ -30,35 +32,19 @@ public final class NeighbourhoodReader implements AutoCloseable {
     private static final int IN = 1;
 
     private final EdgeOffsets offsets;
-    private final int from;
-    private final int to;
-    private final MemorySegment ownTargets;  // the range's out-edge targets, from its first edge
-    private final long ownFirstEdge;
-    private final InEdgeLists ownIn;         // the range's in-edges (null on an undirected graph: they are the out-edges)
-    private final MemorySegment ownSources;
     private final Blocks outBlocks;
     private final Blocks inBlocks;           // null on an undirected graph
     private final Arena arena = Arena.ofShared();
     private final Neighbours out = new Neighbours();
     private final Neighbours in = new Neighbours();
 
-    /**
-     * Reads graph {@code name}'s lists for the worker of {@code own}, whose out-edges it reads
-     * now, whole, and whose in-edges are {@code ownIn} (null on an undirected graph); at most
-     * {@code cacheBytes} of other vertices' edges are kept (at least {@link #MIN_CACHE_BYTES}).
-     */
-    public NeighbourhoodReader(RStore rstore, String name, EdgeOffsets offsets, GraphPartition own, InEdgeLists ownIn, long cacheBytes) {
+    /** Reads graph {@code name}'s lists, keeping at most {@code cacheBytes} of its edges (at least {@link #MIN_CACHE_BYTES}). */
+    public NeighbourhoodReader(RStore rstore, String name, EdgeOffsets offsets, long cacheBytes) {
         if (cacheBytes < MIN_CACHE_BYTES) {
             throw new IllegalArgumentException("a neighbourhood cache needs at least " + MIN_CACHE_BYTES + " bytes, was given " + cacheBytes);
         }
         GraphHeader header = CarafeGraph.readHeader(rstore, name);
         this.offsets = offsets;
-        this.from = own.from();
-        this.to = own.to();
-        this.ownTargets = own.readAllTargets();
-        this.ownFirstEdge = offsets.outFirst(from);
-        this.ownIn = header.directed() ? ownIn : null;
-        this.ownSources = this.ownIn == null ? null : MemorySegment.ofArray(this.ownIn.sources());
         RAddress targets = rstore.joinNamespace(CarafeGraph.namespace(name, "edges")).raddress(header.edgesAt());
         int slots = (int) Math.min(Integer.MAX_VALUE, cacheBytes / BLOCK_BYTES);
         if (header.directed()) {
@@ -93,22 +79,12 @@ public final class NeighbourhoodReader implements AutoCloseable {
         if (!offsets.directed()) {
             return outInto(in, IN, vertex);
         }
-        if (vertex >= from && vertex < to) {
-            in.wrap(ownSources, 4L * ownIn.first(vertex - from), inDegree(vertex));
-            return in;
-        }
         inBlocks.wrap(in, IN, offsets.inFirst(vertex), inDegree(vertex));
         return in;
     }
 
     private Neighbours outInto(Neighbours into, int pin, int vertex) {
-        int degree = outDegree(vertex);
-        if (vertex >= from && vertex < to) {
-            into.wrap(ownTargets, 4L * (offsets.outFirst(vertex) - ownFirstEdge), degree);
-            outBlocks.unpin(pin);
-            return into;
-        }
-        outBlocks.wrap(into, pin, offsets.outFirst(vertex), degree);
+        outBlocks.wrap(into, pin, offsets.outFirst(vertex), outDegree(vertex));
         return into;
     }
 
@@ -160,10 +136,6 @@ public final class NeighbourhoodReader implements AutoCloseable {
                 this.blockOfSlot = new long[slots];
                 Arrays.fill(blockOfSlot, -1);
             }
-        }
-
-        void unpin(int pin) {
-            pinned[pin] = -1;
         }
 
         /** Points {@code into} (pinned as {@code pin}) at ints {@code [first, first + count)}. */

@@ -85,6 +85,11 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
+    public long processBytes(long vertices, long edges) {
+        return delegate.processBytes(vertices, edges);
+    }
+
+    @Override
     public boolean readsNeighbourhoods() {
         return delegate.readsNeighbourhoods();
     }

@@ -20,7 +20,8 @@ import java.util.function.Supplier;
  * <p>The same holds for the whole value array that a program reading other vertices'
  * values has each worker read at the start of a superstep ({@link ValueSnapshots}): one
  * buffer serves the process's workers, and so do the edge offsets of every vertex that a
- * program reading neighbourhoods needs ({@link io.carafe.graph.EdgeOffsets}).
+ * program reading neighbourhoods needs ({@link io.carafe.graph.EdgeOffsets}), and what the
+ * program itself asks to share ({@link VertexProgram.Context#sharedInProcess}).
  */
 final class GatheredArrays {
     private double[] doubles;
@@ -28,6 +29,7 @@ final class GatheredArrays {
     private long[] sent;
     private MemorySegment values;
     private EdgeOffsets edgeOffsets;
+    private Object program;
 
     synchronized double[] doubles(int length) {
         if (doubles == null || doubles.length != length) {
@@ -57,6 +59,22 @@ final class GatheredArrays {
             edgeOffsets = read.get();
         }
         return edgeOffsets;
+    }
+
+    /** The program's shared object: made by the first worker that asks, under this lock, so the others wait for it. */
+    synchronized <T> T program(Class<T> type, Supplier<? extends T> make) {
+        if (program == null) {
+            T made = make.get();
+            if (made == null) {
+                throw new IllegalStateException("sharedInProcess(" + type.getSimpleName() + "): the supplier made null");
+            }
+            program = made;
+        }
+        if (!type.isInstance(program)) {
+            throw new IllegalStateException("sharedInProcess(" + type.getSimpleName() + "): this job's workers share a "
+                    + program.getClass().getSimpleName() + " already; a job shares one object");
+        }
+        return type.cast(program);
     }
 
     synchronized long[] sentBits(int words) {

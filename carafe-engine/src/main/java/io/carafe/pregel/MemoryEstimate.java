@@ -12,7 +12,8 @@ import java.util.List;
  * estimate mode. Each part is a sum of the engine's own arrays (docs/architecture.md): the
  * graph's sections as the job reads them, in RStore and copied into the workers; the values;
  * the mailboxes or the gather's arrays; the neighbourhood cache; a program's own
- * ({@link VertexProgram#workerBytes}); the JVM. Messages without a combiner are counted as
+ * ({@link VertexProgram#workerBytes} in each worker, {@link VertexProgram#processBytes} once a
+ * process); the JVM. Messages without a combiner are counted as
  * one per edge each superstep, what most such programs send at their busiest.
  *
  * <p>The parts are grouped by the process that holds them: with workers as threads, one
@@ -72,8 +73,10 @@ public final class MemoryEstimate {
         boolean silent = program.sends() == VertexProgram.Sends.NOTHING;
         boolean plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
         boolean toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
-        boolean scans = messaging != Messaging.GATHER || neighbourhoods; // a partition's out-edges mapped in its worker
-        boolean inEdges = directed && (program.needsInEdges() || neighbourhoods);
+        // a partition's out-edges mapped in its worker, as pushing along them scans them; a program that reads
+        // neighbourhoods reads its own lists through the cache like any other's (Triangles sends to vertex ids)
+        boolean scans = messaging != Messaging.GATHER && !neighbourhoods;
+        boolean inEdges = directed && program.needsInEdges();
         long vb = program.valueLayout().bytes();
         long mb = program.messageLayout().bytes();
         long stride = MailboxLayout.messageBytes((int) mb);
@@ -82,8 +85,10 @@ public final class MemoryEstimate {
         List<Part> workers = new ArrayList<>(); // in the workers, all of them together
         List<Part> perProcess = new ArrayList<>(); // once in each process that runs workers
 
-        long graphRead = graph.verticesBytes() + (scans || gathering && !directed ? graph.edgesBytes() + (plusWeight ? graph.weightsBytes() : 0) : 0)
-                + (inEdges || gathering && directed ? graph.bytes(GraphHeader.Section.IN_OFFSETS) + graph.bytes(GraphHeader.Section.IN_SOURCES) : 0)
+        long graphRead = graph.verticesBytes()
+                + (scans || neighbourhoods || gathering && !directed ? graph.edgesBytes() + (plusWeight ? graph.weightsBytes() : 0) : 0)
+                + (inEdges || directed && (gathering || neighbourhoods)
+                        ? graph.bytes(GraphHeader.Section.IN_OFFSETS) + graph.bytes(GraphHeader.Section.IN_SOURCES) : 0)
                 + (plusWeight && gathering ? graph.bytes(GraphHeader.Section.IN_WEIGHTS) : 0);
         store.add(new Part("graph: the sections the job reads", graphRead));
         if (scans) {
@@ -131,7 +136,11 @@ public final class MemoryEstimate {
         }
         long own = program.workerBytes(v, e, p);
         if (own > 0) {
-            workers.add(new Part("the program's own arrays", heap(own)));
+            workers.add(new Part("the program's own arrays", heap(p * own)));
+        }
+        long shared = program.processBytes(v, e);
+        if (shared > 0) {
+            perProcess.add(new Part("the program's arrays its workers share", heap(shared)));
         }
 
         List<Process> processes = new ArrayList<>();

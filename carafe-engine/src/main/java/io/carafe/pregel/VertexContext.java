@@ -6,6 +6,7 @@ import io.carafe.graph.SequentialEdgeIterator;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.function.Supplier;
 
 /**
  * What a vertex program sees of the vertex it computes: the superstep loop points it at
@@ -33,6 +34,7 @@ final class VertexContext implements VertexProgram.Context {
     private final Aggregation aggregation;
     private final long[] globalValues;
     private final long[] halted; // the loop's: bit u set when local vertex u voted to halt
+    private final GatheredArrays shared; // what the job's workers in this process share
 
     private final RecordView value;
     private final ValueSnapshots snapshots; // when the program reads other vertices' values, else null
@@ -74,6 +76,7 @@ final class VertexContext implements VertexProgram.Context {
         this.aggregation = new Aggregation(program.aggregators());
         this.globalValues = new long[worker.header().globals()];
         this.halted = halted;
+        this.shared = worker.shared();
         this.value = new RecordView(program.valueLayout()).wrap(values, 0);
         this.snapshots = snapshots;
         this.otherValue = new RecordView(program.valueLayout());
@@ -237,6 +240,11 @@ final class VertexContext implements VertexProgram.Context {
             throw new IllegalStateException("messageLong() needs messages of one long with a LongCombiner; use message()");
         }
         return longs.identity();
+    }
+
+    @Override
+    public <T> T sharedInProcess(Class<T> type, Supplier<? extends T> make) {
+        return shared.program(type, make);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.carafe.pregel;
 import io.carafe.graph.Neighbours;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A Pregel vertex program. Each vertex holds a value record ({@link #valueLayout()}, zeroed
@@ -160,8 +161,8 @@ public interface VertexProgram {
      * True if {@code compute} reads other vertices' edges ({@link Context#outNeighbours},
      * {@link Context#inNeighbours}): a triangle's third side, looked up instead of asked for
      * by message. Each worker then reads every vertex's edge offsets (16 bytes a vertex, one
-     * copy per process), its own partition's edges and in-edges whole, and other partitions'
-     * edges on demand through a cache of at most {@code --neighbourhood-cache} bytes.
+     * copy per process), and any vertex's lists, its own partition's too, on demand through
+     * a cache of at most {@code --neighbourhood-cache} bytes.
      */
     default boolean readsNeighbourhoods() {
         return false;
@@ -174,6 +175,15 @@ public interface VertexProgram {
      * it. 0 unless the program says (a program that keeps an array per vertex says so).
      */
     default long workerBytes(long vertices, long edges, int workers) {
+        return 0;
+    }
+
+    /**
+     * Bytes of memory the program's workers in one process share at its peak ({@link
+     * Context#sharedInProcess}), on a graph of {@code vertices} and {@code edges}: what
+     * {@code --estimate} adds once for each process that runs workers. 0 unless the program says.
+     */
+    default long processBytes(long vertices, long edges) {
         return 0;
     }
 
@@ -298,6 +308,16 @@ public interface VertexProgram {
 
         /** A cleared message to fill and send; the same flyweight each call. */
         RecordView newMessage();
+
+        /**
+         * What this job's workers in this process share: made by {@code make} for the first
+         * of them to ask, while the others that ask wait for it, then the same object for
+         * all of them until the job ends. For what a program builds once and only reads
+         * after (Triangles' oriented graph): one copy a process, not one a worker. A job's
+         * workers in other processes each make their own, so it must depend only on the
+         * job. One object a job: a second call with another {@code type} is refused.
+         */
+        <T> T sharedInProcess(Class<T> type, Supplier<? extends T> make);
 
         void sendTo(int vertex, RecordView message);
 

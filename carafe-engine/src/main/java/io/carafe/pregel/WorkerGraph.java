@@ -10,9 +10,10 @@ import io.rstore.RStore;
 
 /**
  * The graph as one partition worker sees it: its partition's out-edges, mapped when first
- * needed and scanned in vertex order (a gathering program that only sends may never need
- * them); its vertices' in-edges, where the program needs them on a directed graph; and any
- * vertex's neighbourhood, where the program reads them ({@link VertexProgram#readsNeighbourhoods}).
+ * needed and scanned in vertex order (a gathering program that only sends, or one that
+ * reads neighbourhoods, may never need them); its vertices' in-edges, where the program
+ * needs them on a directed graph; and any vertex's neighbourhood, where the program reads
+ * them ({@link VertexProgram#readsNeighbourhoods}).
  */
 final class WorkerGraph implements AutoCloseable {
     private final RStore rstore;
@@ -32,11 +33,10 @@ final class WorkerGraph implements AutoCloseable {
         this.from = from;
         this.size = size;
         this.directed = CarafeGraph.header(rstore, name).directed();
-        boolean readsNeighbourhoods = program.readsNeighbourhoods();
-        this.inEdges = (program.needsInEdges() || readsNeighbourhoods) && directed ? InEdgeLists.read(rstore, name, from, from + size, true) : null;
-        if (readsNeighbourhoods) {
+        this.inEdges = program.needsInEdges() && directed ? InEdgeLists.read(rstore, name, from, from + size, true) : null;
+        if (program.readsNeighbourhoods()) {
             EdgeOffsets offsets = shared.edgeOffsets(() -> EdgeOffsets.read(rstore, name));
-            this.neighbourhoods = new NeighbourhoodReader(rstore, name, offsets, partition(), inEdges, header.neighbourhoodCacheBytes());
+            this.neighbourhoods = new NeighbourhoodReader(rstore, name, offsets, header.neighbourhoodCacheBytes());
         } else {
             this.neighbourhoods = null;
         }

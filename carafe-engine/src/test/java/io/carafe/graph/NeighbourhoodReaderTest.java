@@ -73,12 +73,8 @@ class NeighbourhoodReaderTest {
                     in[t][inDegree[t]++] = v;
                 }
             }
-            int from = n / 3;
-            int to = 2 * n / 3;
             EdgeOffsets offsets = EdgeOffsets.read(rstore, "g");
-            try (GraphPartition own = GraphPartition.open(rstore, "g", from, to);
-                 NeighbourhoodReader reader = new NeighbourhoodReader(rstore, "g", offsets, own, InEdgeLists.read(rstore, "g", from, to, false),
-                         cacheMiB * (1L << 20))) {
+            try (NeighbourhoodReader reader = new NeighbourhoodReader(rstore, "g", offsets, cacheMiB * (1L << 20))) {
                 Random random = new Random(5);
                 for (int k = 0; k < 3 * n; k++) {
                     int v = random.nextInt(n);
@@ -97,10 +93,9 @@ class NeighbourhoodReaderTest {
     @Test
     void shouldRefuseACacheTooSmallToPinTwoLists() {
         GraphImporter.Imported imported = GraphImporter.generate("uniform", 1 << 10, 10_000, 3, ImportOptions.defaults(), dir.resolve("cache"), null);
-        try (GraphFile file = imported.file(); CarafeGraph g = CarafeGraph.create(rstore, "small", file);
-             GraphPartition own = GraphPartition.open(rstore, "small", 0, 10)) {
+        try (GraphFile file = imported.file(); CarafeGraph g = CarafeGraph.create(rstore, "small", file)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NeighbourhoodReader(rstore, "small",
-                    EdgeOffsets.read(rstore, "small"), own, InEdgeLists.read(rstore, "small", 0, 10, false), NeighbourhoodReader.BLOCK_BYTES));
+                    EdgeOffsets.read(rstore, "small"), NeighbourhoodReader.BLOCK_BYTES));
             assertTrue(e.getMessage().contains("at least " + NeighbourhoodReader.MIN_CACHE_BYTES), e.getMessage());
         }
     }

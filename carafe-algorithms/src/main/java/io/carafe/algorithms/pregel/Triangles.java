@@ -20,8 +20,8 @@ import java.util.Arrays;
  * reading the other corners' lists instead of asking them by message. Corners are ranked
  * by (out-degree + in-degree, id); a triangle is found at its lowest-ranked corner v,
  * among the neighbours ranked above it, A(v): for each u in A(v), the w after u in A(v)
- * that are in A(u) too, by a merge of lists of ranks. Each worker builds every A once,
- * from the out- and in-lists (read one-sided), in vertex order (see {@link Scratch}).
+ * that are in A(u) too, by a merge of lists of ranks. Every A is built once a process,
+ * from the out- and in-lists (read one-sided), in vertex order (see {@link Orientation}).
  * That bounds the work by O(m·√m) and keeps nothing per edge in flight.
  *
  * <p>Superstep 0: v credits itself with the edges between u and w (1 when counting
@@ -66,10 +66,10 @@ public final class Triangles implements VertexProgram {
         return true;
     }
 
-    /** Each worker orients the whole graph ({@link Scratch}): 36 bytes a vertex (ranks, places, lengths, sort keys), 5 an edge. */
+    /** The job's workers in a process share one oriented graph ({@link Orientation}): ranks, places, lengths, sort keys, and 4 bytes an edge. */
     @Override
-    public long workerBytes(long vertices, long edges, int workers) {
-        return 36 * vertices + 5 * edges;
+    public long processBytes(long vertices, long edges) {
+        return Orientation.bytes(vertices, edges);
     }
 
     @Override
@@ -98,27 +98,25 @@ public final class Triangles implements VertexProgram {
     private long findTriangles(Context ctx, Scratch lists) {
         long own = 0;
         int vLength = lists.ranked(ctx, ctx.vertex());
-        int[] vRanks = lists.ranks;
-        byte[] vFlags = lists.flags;
+        int[] vEntries = lists.entries;
         int vStart = lists.start;
         long[] credits = lists.credits(vLength); // what each member of A(v) is owed: one message each, not one per triangle
         for (int a = 0; a < vLength; a++) {
-            int vu = vFlags[vStart + a];
-            int uLength = lists.rankedAt(vRanks[vStart + a]);
-            int[] uRanks = lists.ranks;
-            byte[] uFlags = lists.flags;
+            int vu = vEntries[vStart + a];
+            int uLength = lists.rankedAt(vu >>> 2);
+            int[] uEntries = lists.entries;
             int uStart = lists.start;
             for (int i = a + 1, j = 0; i < vLength && j < uLength; ) {
-                int x = vRanks[vStart + i];
-                int y = uRanks[uStart + j];
+                int x = vEntries[vStart + i] >>> 2;
+                int y = uEntries[uStart + j] >>> 2;
                 if (x < y) {
                     i++;
                 } else if (x > y) {
                     j++;
                 } else { // w: the triangle {v, u, w}
-                    own += credit(uFlags[uStart + j]);
-                    credits[a] += credit(vFlags[vStart + i]); // u: the edges between v and w
-                    credits[i] += credit(vu);                 // w: those between v and u
+                    own += credit(uEntries[uStart + j]);
+                    credits[a] += credit(vEntries[vStart + i]); // u: the edges between v and w
+                    credits[i] += credit(vu);                   // w: those between v and u
                     i++;
                     j++;
                 }
@@ -126,15 +124,15 @@ public final class Triangles implements VertexProgram {
         }
         for (int a = 0; a < vLength; a++) {
             if (credits[a] != 0) {
-                ctx.sendTo(lists.vertexAt(vRanks[vStart + a]), credits[a]);
+                ctx.sendTo(lists.vertexAt(vEntries[vStart + a] >>> 2), credits[a]);
             }
         }
         return own;
     }
 
-    /** What one joined pair of vertices credits the third corner with. */
-    private int credit(int flags) {
-        return clustering ? Integer.bitCount(flags) : 1;
+    /** What one joined pair of vertices credits the third corner with: an entry's bits say how they are joined. */
+    private int credit(int entry) {
+        return clustering ? Integer.bitCount(entry & (OUT | IN)) : 1;
     }
 
     @Override
@@ -157,89 +155,35 @@ public final class Triangles implements VertexProgram {
     }
 
     /**
-     * A worker thread's scratch: the graph oriented by rank, as gapbs's tc relabels its
-     * graph. Vertices are numbered by (out-degree + in-degree, id), their ranks; A(x), the
-     * neighbours ranked above x with how each is joined (OUT, IN or both), is kept as
-     * ascending ranks in pages that never move, about 5 bytes per undirected edge per
-     * worker. All of it is built at the worker's first call, in vertex order, so the edge
-     * arrays stream through the neighbourhood cache once; a triangle then costs a step of
-     * a merge, and the members of A(v) ranked above u are the tail of A(v) after u.
+     * The graph oriented by rank, as gapbs's tc relabels its graph, built once and then only
+     * read, one copy shared by the job's workers in this process ({@link
+     * Context#sharedInProcess}). Vertices are numbered by (out-degree + in-degree, id), their
+     * ranks; A(x), the neighbours ranked above x, is kept as ascending entries rank &lt;&lt; 2 |
+     * how each is joined (OUT, IN or both), 4 bytes per undirected edge, in pages that never
+     * move. It is built in vertex order, so the edge arrays stream through the builder's
+     * neighbourhood cache once; a triangle then costs a step of a merge, and the members of
+     * A(v) ranked above u are the tail of A(v) after u. Each worker of a process kept its own
+     * copy before: 0.5 GB each on livejournal-synthetic (docs/measure/notebook.md).
      */
-    private static final class Scratch {
+    static final class Orientation {
+        /** Ranks fit an entry beside the two bits of how the vertex is joined. */
+        static final long MAX_VERTICES = 1L << 30;
         private static final int PAGE = 1 << 20;
-        final Neighbourhood neighbourhood = new Neighbourhood();
-        private int[] rankOf;     // vertex -> rank
-        private int[] vertexAt;   // rank -> vertex
-        private long[] where;     // per rank: page << 32 | offset of its list
-        private int[] lengths;    // per rank
-        private int[][] rankPages = new int[4][];
-        private byte[][] flagPages = new byte[4][];
-        private int pages;
-        private int used = PAGE;  // ints used of the last page: none is open yet
-        private long[] sorting = new long[64];
-        private long[] credits = new long[64];
-        private WeakReference<Context> owner = new WeakReference<>(null);
-        // what ranked(...) and rankedAt(...) found
-        int[] ranks;
-        byte[] flags;
-        int start;
+        private final int[] rankOf;   // vertex -> rank
+        private final int[] vertexAt; // rank -> vertex
+        private final long[] where;   // per rank: page << 32 | offset of its list
+        private final int[] lengths;  // per rank
+        private int[][] pages = new int[4][];
+        private int pageCount;
+        private int used = PAGE;      // entries used of the last page: none is open yet
 
-        /**
-         * Vertex {@code x}'s list A(x): {@link #ranks}, {@link #flags} and {@link #start} say
-         * where; returns its length. Built for the worker whose context {@code ctx} is (a new
-         * job's worker has a new one; the thread may be the last job's).
-         */
-        int ranked(Context ctx, int x) {
-            if (where == null || owner.get() != ctx) {
-                release();
-                owner = new WeakReference<>(ctx);
-                orient(ctx);
+        /** Ranks every vertex, then builds every A, in vertex order, reading the lists through {@code ctx}. */
+        Orientation(Context ctx) {
+            long count = ctx.vertexCount();
+            if (count > MAX_VERTICES) {
+                throw new IllegalStateException("triangles and LCC orient at most " + MAX_VERTICES + " vertices, the graph has " + count);
             }
-            return rankedAt(rankOf[x]);
-        }
-
-        /** Drops the oriented graph. */
-        void release() {
-            if (where == null) {
-                return;
-            }
-            rankOf = null;
-            vertexAt = null;
-            where = null;
-            lengths = null;
-            ranks = null;
-            flags = null;
-            rankPages = new int[4][];
-            flagPages = new byte[4][];
-            pages = 0;
-            used = PAGE;
-        }
-
-        /** The list of the vertex of rank {@code r}, as {@link #ranked}. */
-        int rankedAt(int r) {
-            int page = (int) (where[r] >>> 32);
-            ranks = rankPages[page];
-            flags = flagPages[page];
-            start = (int) where[r];
-            return lengths[r];
-        }
-
-        int vertexAt(int r) {
-            return vertexAt[r];
-        }
-
-        /** Zeroed room for the credits of a list of {@code length}. */
-        long[] credits(int length) {
-            if (credits.length < length) {
-                credits = new long[Math.max(length, 2 * credits.length)];
-            }
-            Arrays.fill(credits, 0, length, 0);
-            return credits;
-        }
-
-        /** Ranks every vertex, then builds every A, in vertex order. */
-        private void orient(Context ctx) {
-            int n = Math.toIntExact(ctx.vertexCount());
+            int n = (int) count;
             long[] keys = new long[n];
             for (int x = 0; x < n; x++) {
                 keys[x] = (long) (ctx.outDegreeOf(x) + ctx.inDegreeOf(x)) << 32 | x;
@@ -251,45 +195,108 @@ public final class Triangles implements VertexProgram {
                 vertexAt[r] = (int) keys[r];
                 rankOf[vertexAt[r]] = r;
             }
+            keys = null; // garbage before the lists grow
             where = new long[n];
             lengths = new int[n];
+            Neighbourhood neighbourhood = new Neighbourhood();
+            int[] above = new int[64];
             for (int x = 0; x < n; x++) {
-                build(ctx, x);
+                Neighbourhood nx = neighbourhood.of(ctx, x);
+                if (above.length < nx.size) {
+                    above = new int[Math.max(nx.size, 2 * above.length)];
+                }
+                int mine = rankOf[x];
+                int length = 0;
+                for (int i = 0; i < nx.size; i++) {
+                    int r = rankOf[nx.ids[i]];
+                    if (r > mine) {
+                        above[length++] = r << 2 | nx.flags[i]; // ranks below 2^30: the entry's order is the rank's
+                    }
+                }
+                sortUnsigned(above, length);
+                add(mine, above, length);
             }
         }
 
-        private void build(Context ctx, int x) {
-            Neighbourhood n = neighbourhood.of(ctx, x);
-            int mine = rankOf[x];
-            if (sorting.length < n.size) {
-                sorting = new long[Math.max(n.size, 2 * sorting.length)];
+        /** Sorts {@code entries[0, length)} as unsigned ints: ranks from 2^29 on set the sign bit. */
+        private static void sortUnsigned(int[] entries, int length) {
+            for (int i = 0; i < length; i++) {
+                entries[i] ^= Integer.MIN_VALUE;
             }
-            int above = 0;
-            for (int i = 0; i < n.size; i++) {
-                int r = rankOf[n.ids[i]];
-                if (r > mine) {
-                    sorting[above++] = (long) r << 2 | n.flags[i];
-                }
+            Arrays.sort(entries, 0, length);
+            for (int i = 0; i < length; i++) {
+                entries[i] ^= Integer.MIN_VALUE;
             }
-            Arrays.sort(sorting, 0, above);
-            if (used + above > PAGE || pages == 0) { // a new page, of the list's size if it is longer than a page
-                if (pages == rankPages.length) {
-                    rankPages = Arrays.copyOf(rankPages, 2 * pages);
-                    flagPages = Arrays.copyOf(flagPages, 2 * pages);
+        }
+
+        private void add(int rank, int[] entries, int length) {
+            if (used + length > PAGE || pageCount == 0) { // a new page, of the list's size if it is longer than a page
+                if (pageCount == pages.length) {
+                    pages = Arrays.copyOf(pages, 2 * pageCount);
                 }
-                rankPages[pages] = new int[Math.max(PAGE, above)];
-                flagPages[pages] = new byte[rankPages[pages].length];
-                pages++;
+                pages[pageCount++] = new int[Math.max(PAGE, length)];
                 used = 0;
             }
-            int[] pageRanks = rankPages[pages - 1];
-            byte[] pageFlags = flagPages[pages - 1];
-            where[mine] = (long) (pages - 1) << 32 | used;
-            lengths[mine] = above;
-            for (int i = 0; i < above; i++) {
-                pageRanks[used] = (int) (sorting[i] >>> 2);
-                pageFlags[used++] = (byte) (sorting[i] & 3);
+            where[rank] = (long) (pageCount - 1) << 32 | used;
+            lengths[rank] = length;
+            System.arraycopy(entries, 0, pages[pageCount - 1], used, length);
+            used += length;
+        }
+
+        /** Bytes it holds on a graph of {@code vertices} and {@code edges}, at its peak (the sort keys while ranking). */
+        static long bytes(long vertices, long edges) {
+            return 28 * vertices + 4 * edges;
+        }
+    }
+
+    /**
+     * A worker thread's cursor into the shared {@link Orientation} and its own scratch. A new
+     * job's worker has a new context (the thread may be the last job's), and takes that
+     * job's orientation.
+     */
+    private static final class Scratch {
+        final Neighbourhood neighbourhood = new Neighbourhood();
+        private Orientation oriented;
+        private long[] credits = new long[64];
+        private WeakReference<Context> owner = new WeakReference<>(null);
+        // what ranked(...) and rankedAt(...) found
+        int[] entries;
+        int start;
+
+        /** Vertex {@code x}'s list A(x): {@link #entries} from {@link #start}; returns its length. */
+        int ranked(Context ctx, int x) {
+            if (oriented == null || owner.get() != ctx) {
+                owner = new WeakReference<>(ctx);
+                oriented = ctx.sharedInProcess(Orientation.class, () -> new Orientation(ctx));
             }
+            return rankedAt(oriented.rankOf[x]);
+        }
+
+        /** Lets go of the orientation (the job's workers share it until the job ends). */
+        void release() {
+            oriented = null;
+            entries = null;
+        }
+
+        /** The list of the vertex of rank {@code r}, as {@link #ranked}. */
+        int rankedAt(int r) {
+            long at = oriented.where[r];
+            entries = oriented.pages[(int) (at >>> 32)];
+            start = (int) at;
+            return oriented.lengths[r];
+        }
+
+        int vertexAt(int r) {
+            return oriented.vertexAt[r];
+        }
+
+        /** Zeroed room for the credits of a list of {@code length}. */
+        long[] credits(int length) {
+            if (credits.length < length) {
+                credits = new long[Math.max(length, 2 * credits.length)];
+            }
+            Arrays.fill(credits, 0, length, 0);
+            return credits;
         }
     }
 

@@ -801,6 +801,39 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /**
+     * What a program shares in a process is made once for the job's thread workers, however
+     * many there are and however often they ask, and each job makes its own; asking for a
+     * second kind of object in one job is refused.
+     */
+    @Test
+    void shouldMakeWhatWorkersShareOnceAProcess() {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        VertexProgram sharing = ctx -> {
+            int[] degrees = ctx.sharedInProcess(int[].class, () -> {
+                made.incrementAndGet();
+                return new int[] {(int) ctx.vertexCount()};
+            });
+            ctx.value().setDouble(0, degrees[0]);
+            ctx.voteToHalt();
+        };
+        try (GraphFile g = load("eu-shared", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
+            double[] got = doubles(run("eu-shared", sharing, 4));
+            double[] want = new double[got.length];
+            java.util.Arrays.fill(want, g.header().vertexCount());
+            assertArrayEquals(want, got, "every worker sees the one object");
+            assertEquals(1, made.get(), "made once for the four workers of one process");
+            doubles(run("eu-shared", sharing, 2));
+            assertEquals(2, made.get(), "a second job makes its own");
+            VertexProgram twoKinds = ctx -> {
+                ctx.sharedInProcess(int[].class, () -> new int[1]);
+                ctx.sharedInProcess(long[].class, () -> new long[1]);
+            };
+            PregelException e = assertThrows(PregelException.class, () -> run("eu-shared", twoKinds, 2));
+            assertTrue(e.getMessage().contains("sharedInProcess(long[]): this job's workers share a int[] already"), e.getMessage());
+        }
+    }
+
     @Test
     void shouldReportAFailingWorkerAndCleanUp() throws IOException {
         Path file = dir.resolve("ring.txt");
