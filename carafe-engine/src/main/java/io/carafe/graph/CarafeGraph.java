@@ -38,7 +38,7 @@ public final class CarafeGraph implements AutoCloseable {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String PREFIX = "carafe/";
     /** Bytes mapped at a time by the section reads of setup work: the local memory they take, whatever the graph's size. */
-    public static final long PIECE_BYTES = 64L << 20;
+    public static final long PIECE_BYTES = 8L << 20;
     /** What a graph maps when first asked: records, targets and weights. In-edges are read by range when needed ({@link InEdgeLists}). */
     private static final List<GraphHeader.Section> ONLINE_SECTIONS = List.of(GraphHeader.Section.VERTICES, GraphHeader.Section.EDGES, GraphHeader.Section.WEIGHTS);
 
