@@ -46,7 +46,7 @@ final class EdgeLists {
                 w.write('\t');
                 w.write(Long.toString(VertexLayout.originalId(g.vertices(), EdgeLayout.target(g.edges(), e))));
                 if (integerWeights) {
-                    double weight = g.weights() == null ? 1 : EdgeLayout.weight(g.weights(), e);
+                    double weight = g.weights() == null ? 1 : g.header().weight(g.weights(), e);
                     if (weight != Math.rint(weight) || weight < 0 || weight > Integer.MAX_VALUE) {
                         throw new IllegalArgumentException("edge " + source + " -> " + VertexLayout.originalId(g.vertices(), EdgeLayout.target(g.edges(), e))
                                 + " weighs " + weight + ": gapbs takes whole, non-negative 32-bit weights (use --weights random for a comparison)");

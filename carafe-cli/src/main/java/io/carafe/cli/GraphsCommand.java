@@ -63,7 +63,7 @@ final class GraphsCommand implements Runnable {
                                 .put("sourceModified", h.sourceModifiedMillis() == 0 ? null : Instant.ofEpochMilli(h.sourceModifiedMillis()).toString());
                     } catch (GraphStoreException unreadable) {
                         int version = CarafeGraph.formatVersion(rstore, name); // loaded by an older Carafe, or a load that died
-                        g.put("state", version == GraphHeader.FORMAT_VERSION ? "incomplete" : version < 0 ? "unreadable" : "format-" + version);
+                        g.put("state", GraphHeader.reads(version) ? "incomplete" : version < 0 ? "unreadable" : "format-" + version);
                     }
                 }
                 if (json) {

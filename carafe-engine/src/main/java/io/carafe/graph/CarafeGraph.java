@@ -167,7 +167,7 @@ public final class CarafeGraph implements AutoCloseable {
         if (header == null) {
             int version = formatVersion(meta);
             throw new GraphStoreException("'" + name + "' in RStore is " + (version < 0 ? "not a Carafe graph" : "a Carafe graph of format " + version)
-                    + "; this Carafe reads format " + GraphHeader.FORMAT_VERSION + ": " + loadAgain(name));
+                    + "; this Carafe reads formats " + GraphHeader.OLDEST_READ + " to " + GraphHeader.FORMAT_VERSION + ": " + loadAgain(name));
         }
         if (header.state() != GraphHeader.COMPLETE) {
             throw new GraphStoreException("graph '" + name + "' is incomplete (its load failed or is still running): " + loadAgain(name));
@@ -175,7 +175,7 @@ public final class CarafeGraph implements AutoCloseable {
         return header;
     }
 
-    /** The format version of the graph's header (-1 when it is not a Carafe graph); format {@link GraphHeader#FORMAT_VERSION} is read. */
+    /** The format version of the graph's header (-1 when it is not a Carafe graph); {@link GraphHeader#reads} says which are read. */
     public static int formatVersion(RStore rstore, String name) {
         checkName(name);
         return formatVersion(joinMeta(rstore, name));

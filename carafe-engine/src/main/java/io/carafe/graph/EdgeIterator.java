@@ -18,6 +18,7 @@ public final class EdgeIterator {
     private final Mapping weights;
     private final MemorySegment targetBytes;
     private final MemorySegment weightBytes;
+    private final int weightSize; // bytes a weight takes
     private final Batch batch = new Batch();
     private long next;
     private long end;
@@ -29,6 +30,7 @@ public final class EdgeIterator {
         this.weights = graph.edgeWeights();
         this.targetBytes = targets.segment();
         this.weightBytes = weights == null ? null : weights.segment();
+        this.weightSize = graph.header().weightBytes();
     }
 
     /** Points the iterator at edges {@code [firstEdge, firstEdge + degree)}. */
@@ -58,14 +60,14 @@ public final class EdgeIterator {
         if (current < 0) {
             throw new IllegalStateException("weight() of no edge: call nextInt() first, and only while it returns >= 0");
         }
-        return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current);
+        return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current, weightSize);
     }
 
     private void fill() {
         long n = Math.min(BATCH_EDGES, end - next);
         batch.read(targets, next * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
         if (weights != null) {
-            batch.read(weights, next * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
+            batch.read(weights, next * weightSize, n * weightSize);
         }
         batch.join();
         readUpTo = next + n;

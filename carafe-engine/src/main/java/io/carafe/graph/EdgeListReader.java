@@ -24,7 +24,7 @@ import java.lang.foreign.MemorySegment;
  */
 public final class EdgeListReader implements AutoCloseable {
     /**
-     * Edges a window spans: 4 MiB of targets and 8 MiB of weights, blocks of the client's
+     * Edges a window spans: 4 MiB of targets and 4 or 8 MiB of weights, blocks of the client's
      * local arenas, faulted in when first used; larger windows cost more to fault in than
      * their fewer mappings save (docs/measure/notebook.md).
      */
@@ -37,11 +37,12 @@ public final class EdgeListReader implements AutoCloseable {
     private final long firstEdge;   // the partition's first edge in the graph's edge array
     private final long[] edgeStart; // local vertex u's edges are the partition's [edgeStart[u], edgeStart[u + 1])
     private final long windowEdges;
+    private final int weightBytes; // bytes a weight takes
     private final Batch batch = new Batch();
     private Mapping targetWindow;
     private Mapping weightWindow;
     private MemorySegment targetBytes;
-    private MemorySegment weightBytes;
+    private MemorySegment weightMemory;
     private long windowStart;
 
     /**
@@ -66,6 +67,7 @@ public final class EdgeListReader implements AutoCloseable {
         this.firstEdge = VertexLayout.firstEdge(MemorySegment.ofArray(record), 0);
         this.edgeStart = edgeStart;
         this.windowEdges = windowEdges;
+        this.weightBytes = header.weightBytes();
     }
 
     /**
@@ -89,8 +91,8 @@ public final class EdgeListReader implements AutoCloseable {
         targetWindow = targets.map((firstEdge + start) * EdgeLayout.TARGET_BYTES, length * EdgeLayout.TARGET_BYTES, MapFlags.READ_ONLY);
         targetBytes = targetWindow.segment();
         if (weights != null) {
-            weightWindow = weights.map((firstEdge + start) * EdgeLayout.WEIGHT_BYTES, length * EdgeLayout.WEIGHT_BYTES, MapFlags.READ_ONLY);
-            weightBytes = weightWindow.segment();
+            weightWindow = weights.map((firstEdge + start) * weightBytes, length * weightBytes, MapFlags.READ_ONLY);
+            weightMemory = weightWindow.segment();
         }
         long runStart = -1;
         long runEnd = -1;
@@ -119,7 +121,7 @@ public final class EdgeListReader implements AutoCloseable {
         }
         batch.read(targetWindow, from * EdgeLayout.TARGET_BYTES, (to - from) * EdgeLayout.TARGET_BYTES);
         if (weightWindow != null) {
-            batch.read(weightWindow, from * EdgeLayout.WEIGHT_BYTES, (to - from) * EdgeLayout.WEIGHT_BYTES);
+            batch.read(weightWindow, from * weightBytes, (to - from) * weightBytes);
         }
     }
 
@@ -130,7 +132,7 @@ public final class EdgeListReader implements AutoCloseable {
 
     /** The weight of the partition's edge {@code e}, as {@link #target}: 1 without weights. */
     public double weight(long e) {
-        return weightWindow == null ? 1 : EdgeLayout.weight(weightBytes, e - windowStart);
+        return weightWindow == null ? 1 : EdgeLayout.weight(weightMemory, e - windowStart, weightBytes);
     }
 
     private void closeWindow() {

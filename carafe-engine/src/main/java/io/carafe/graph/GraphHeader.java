@@ -10,7 +10,7 @@ import java.lang.foreign.ValueLayout;
  *
  * <pre>
  *  0  magic "CARAFEG1"      8  format version (int)   12 state (int: 0 building, 1 complete)
- * 16  flags (int: 1 directed, 2 weighted)             20 vertex record bytes (int)
+ * 16  flags (int: 1 directed, 2 weighted, 4 weights as floats)   20 vertex record bytes (int)
  * 24  vertex count (long)  32  edge count (long)
  * 40  min weight (double)  48  max weight (double)
  * 56  vertices at (long)   64  edges at (long)        72 weights at (long, -1 if none)
@@ -25,11 +25,13 @@ import java.lang.foreign.ValueLayout;
  * target and ascending within a group, and their weights when the graph is weighted. They
  * are built once, at import, so no job scans the whole graph to find what points at its
  * vertices. An undirected graph stores each edge both ways, so its out-edges are its in-edges.
+ * Weights take 8 bytes, or 4 when every one is a float exactly (format 3 on; {@link EdgeLayout}).
  */
 public record GraphHeader(
         int state,
         boolean directed,
         boolean weighted,
+        int weightBytes,
         long vertexCount,
         long edgeCount,
         double minWeight,
@@ -46,8 +48,13 @@ public record GraphHeader(
 
     public static final long BYTES = 4096;
     public static final long MAGIC = 0x31474546_41524143L; // "CARAFEG1" little-endian
-    /** 2: in-edges stored for directed graphs. Files and graphs of other versions are not read (imports build them again). */
-    public static final int FORMAT_VERSION = 2;
+    /**
+     * 3: weights may be floats (flag 4). 2: in-edges stored for directed graphs, weights
+     * doubles; still read. Files and graphs of other versions are not read (imports build
+     * them again).
+     */
+    public static final int FORMAT_VERSION = 3;
+    public static final int OLDEST_READ = 2;
     public static final int BUILDING = 0;
     public static final int COMPLETE = 1;
 
@@ -91,14 +98,20 @@ public record GraphHeader(
         return STATE_AT;
     }
 
+    public GraphHeader {
+        if (weightBytes != EdgeLayout.DOUBLE_WEIGHT_BYTES && weightBytes != EdgeLayout.FLOAT_WEIGHT_BYTES) {
+            throw new IllegalArgumentException("weights take 4 or 8 bytes, not " + weightBytes);
+        }
+    }
+
     public GraphHeader withState(int newState) {
-        return new GraphHeader(newState, directed, weighted, vertexCount, edgeCount, minWeight, maxWeight,
+        return new GraphHeader(newState, directed, weighted, weightBytes, vertexCount, edgeCount, minWeight, maxWeight,
                 verticesAt, edgesAt, weightsAt, sourceBytes, sourceModifiedMillis, optionsFingerprint, inOffsetsAt, inSourcesAt, inWeightsAt);
     }
 
     /** The header with each section at {@code at[section.ordinal()]} (-1 for a section the graph does not have). */
     public GraphHeader withSections(long[] at) {
-        return new GraphHeader(state, directed, weighted, vertexCount, edgeCount, minWeight, maxWeight,
+        return new GraphHeader(state, directed, weighted, weightBytes, vertexCount, edgeCount, minWeight, maxWeight,
                 at[Section.VERTICES.ordinal()], at[Section.EDGES.ordinal()], at[Section.WEIGHTS.ordinal()],
                 sourceBytes, sourceModifiedMillis, optionsFingerprint,
                 at[Section.IN_OFFSETS.ordinal()], at[Section.IN_SOURCES.ordinal()], at[Section.IN_WEIGHTS.ordinal()]);
@@ -150,7 +163,7 @@ public record GraphHeader(
         return switch (s) {
             case VERTICES -> vertexCount * VertexLayout.BYTES;
             case EDGES, IN_SOURCES -> edgeCount * Integer.BYTES;
-            case WEIGHTS, IN_WEIGHTS -> edgeCount * Double.BYTES;
+            case WEIGHTS, IN_WEIGHTS -> edgeCount * weightBytes;
             case IN_OFFSETS -> (vertexCount + 1) * Long.BYTES;
         };
     }
@@ -176,12 +189,17 @@ public record GraphHeader(
         return bytes(Section.WEIGHTS);
     }
 
+    /** Edge {@code edge}'s weight in an array of this graph's weights (a section's, or a piece read from one from its start). */
+    public double weight(MemorySegment weights, long edge) {
+        return EdgeLayout.weight(weights, edge, weightBytes);
+    }
+
     public void writeTo(MemorySegment s) {
         s.asSlice(0, BYTES).fill((byte) 0);
         s.set(LONG, MAGIC_AT, MAGIC);
         s.set(INT, VERSION_AT, FORMAT_VERSION);
         s.set(INT, STATE_AT, state);
-        s.set(INT, FLAGS_AT, (directed ? 1 : 0) | (weighted ? 2 : 0));
+        s.set(INT, FLAGS_AT, (directed ? 1 : 0) | (weighted ? 2 : 0) | (weightBytes == EdgeLayout.FLOAT_WEIGHT_BYTES ? 4 : 0));
         s.set(INT, RECORD_BYTES_AT, (int) VertexLayout.BYTES);
         s.set(LONG, VERTEX_COUNT_AT, vertexCount);
         s.set(LONG, EDGE_COUNT_AT, edgeCount);
@@ -203,14 +221,20 @@ public record GraphHeader(
         return s.byteSize() >= BYTES && s.get(LONG, MAGIC_AT) == MAGIC ? s.get(INT, VERSION_AT) : -1;
     }
 
+    /** Whether this build reads graphs of format {@code version}. */
+    public static boolean reads(int version) {
+        return version >= OLDEST_READ && version <= FORMAT_VERSION;
+    }
+
     /** Reads a header; {@code null} if the bytes do not start with the magic and this version. */
     public static GraphHeader readFrom(MemorySegment s) {
-        if (s.byteSize() < BYTES || s.get(LONG, MAGIC_AT) != MAGIC || s.get(INT, VERSION_AT) != FORMAT_VERSION
+        if (s.byteSize() < BYTES || s.get(LONG, MAGIC_AT) != MAGIC || !reads(s.get(INT, VERSION_AT))
                 || s.get(INT, RECORD_BYTES_AT) != VertexLayout.BYTES) {
             return null;
         }
         int flags = s.get(INT, FLAGS_AT);
         return new GraphHeader(s.get(INT, STATE_AT), (flags & 1) != 0, (flags & 2) != 0,
+                (flags & 4) != 0 ? EdgeLayout.FLOAT_WEIGHT_BYTES : EdgeLayout.DOUBLE_WEIGHT_BYTES,
                 s.get(LONG, VERTEX_COUNT_AT), s.get(LONG, EDGE_COUNT_AT),
                 s.get(DOUBLE, MIN_WEIGHT_AT), s.get(DOUBLE, MAX_WEIGHT_AT),
                 s.get(LONG, VERTICES_AT), s.get(LONG, EDGES_AT), s.get(LONG, WEIGHTS_AT),

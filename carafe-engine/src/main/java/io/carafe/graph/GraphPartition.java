@@ -50,7 +50,7 @@ public final class GraphPartition implements AutoCloseable {
             long end = VertexLayout.firstEdge(r, to - 1 - from) + VertexLayout.degree(r, to - 1 - from);
             long count = end - first;
             Mapping t = mapEdges(rstore, name, "edges", header.edgesAt(), first, count, EdgeLayout.TARGET_BYTES);
-            Mapping w = header.weighted() ? mapEdges(rstore, name, "weights", header.weightsAt(), first, count, EdgeLayout.WEIGHT_BYTES) : null;
+            Mapping w = header.weighted() ? mapEdges(rstore, name, "weights", header.weightsAt(), first, count, header.weightBytes()) : null;
             return new GraphPartition(header, from, to, first, count, records, t, w);
         } catch (RuntimeException e) {
             records.close();
@@ -104,13 +104,13 @@ public final class GraphPartition implements AutoCloseable {
     /** As {@link #readTargets}, for the edges' weights; nothing on an unweighted graph. */
     public void readWeights(Batch batch, long first, long count) {
         if (weights != null) {
-            batch.read(weights, first * EdgeLayout.WEIGHT_BYTES, count * EdgeLayout.WEIGHT_BYTES);
+            batch.read(weights, first * header.weightBytes(), count * header.weightBytes());
         }
     }
 
     /** The weight of the partition's edge {@code e}, once read by {@link #readWeights}: 1 on an unweighted graph. */
     public double weight(long e) {
-        return weights == null ? 1 : EdgeLayout.weight(weights.segment(), e);
+        return weights == null ? 1 : header.weight(weights.segment(), e);
     }
 
     /**
@@ -122,7 +122,8 @@ public final class GraphPartition implements AutoCloseable {
     }
 
     SequentialEdgeIterator scan(long windowBytes) {
-        return new SequentialEdgeIterator(records, from, targets, weights, firstEdge, from, to, header.vertexCount(), true, windowBytes);
+        return new SequentialEdgeIterator(records, from, targets, weights, header.weightBytes(), firstEdge, from, to, header.vertexCount(), true,
+                windowBytes);
     }
 
     @Override

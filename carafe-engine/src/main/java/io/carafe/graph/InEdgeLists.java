@@ -7,13 +7,14 @@ import java.lang.foreign.MemorySegment;
 /**
  * The in-edges of vertices {@code [from, to)}, read from RStore into arrays: vertex
  * {@code from + i}'s sources are {@code sources[start[i] .. start[i + 1])}, ascending, with
- * their {@code weights} (null on an unweighted graph or when not asked for). A directed
+ * their {@code weights} (null on an unweighted graph or when not asked for; floats or
+ * doubles as the graph stores them). A directed
  * graph's come from the in-edge sections built at import; an undirected graph's are its
- * out-edges. Maps 64 MiB at a time and reads it in 4 MiB windows, all in flight: the
+ * out-edges. Maps {@link CarafeGraph#PIECE_BYTES} at a time and reads it in 4 MiB windows, all in flight: the
  * control path of a job or kernel that needs what points at its vertices, with no scan of
  * anyone else's edges and no local memory beyond the arrays and one piece.
  */
-public record InEdgeLists(int from, int[] start, int[] sources, double[] weights) {
+public record InEdgeLists(int from, int[] start, int[] sources, EdgeWeights weights) {
     public static InEdgeLists read(RStore rstore, String graph, int from, int to, boolean withWeights) {
         return read(rstore, graph, from, to, withWeights, CarafeGraph.PIECE_BYTES);
     }
@@ -51,11 +52,11 @@ public record InEdgeLists(int from, int[] start, int[] sources, double[] weights
         int[] sources = new int[(int) count];
         CarafeGraph.copySection(rstore, graph, header, directed ? GraphHeader.Section.IN_SOURCES : GraphHeader.Section.EDGES, first, Integer.BYTES,
                 MemorySegment.ofArray(sources), pieceBytes);
-        double[] weights = null;
+        EdgeWeights weights = null;
         if (withWeights && header.weighted()) {
-            weights = new double[(int) count];
-            CarafeGraph.copySection(rstore, graph, header, directed ? GraphHeader.Section.IN_WEIGHTS : GraphHeader.Section.WEIGHTS, first, Double.BYTES,
-                    MemorySegment.ofArray(weights), pieceBytes);
+            weights = EdgeWeights.allocate((int) count, header.weightBytes());
+            CarafeGraph.copySection(rstore, graph, header, directed ? GraphHeader.Section.IN_WEIGHTS : GraphHeader.Section.WEIGHTS, first,
+                    header.weightBytes(), weights.memory(), pieceBytes);
         }
         return new InEdgeLists(from, start, sources, weights);
     }
@@ -76,6 +77,6 @@ public record InEdgeLists(int from, int[] start, int[] sources, double[] weights
 
     /** Weight of in-edge {@code k}; 1 without weights. */
     public double weight(int k) {
-        return weights == null ? 1.0 : weights[k];
+        return weights == null ? 1.0 : weights.get(k);
     }
 }

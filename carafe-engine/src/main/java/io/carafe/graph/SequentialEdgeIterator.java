@@ -23,6 +23,7 @@ public final class SequentialEdgeIterator {
     private final MemorySegment recordBytes;
     private final MemorySegment targetBytes;
     private final MemorySegment weightBytes;
+    private final int weightSize; // bytes a weight takes
     private final Batch batch = new Batch();
     private final int from;
     private final int to;
@@ -38,23 +39,20 @@ public final class SequentialEdgeIterator {
     private final int windowRecords;
 
     SequentialEdgeIterator(CarafeGraph graph, int from, int to) {
-        this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), 0, from, to, graph.vertexCount(), false);
+        this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), graph.header().weightBytes(), 0, from, to, graph.vertexCount(),
+                false, WINDOW_BYTES);
     }
 
     /**
      * Over mappings of part of the arrays: {@code records} starts at vertex
-     * {@code recordBase}'s record, {@code targets} and {@code weights} at edge {@code edgeBase}.
-     * {@code readOnce}: the graph does not change while this iterator lives, so what it read
-     * stays valid in the mappings' local memory and a restart reads nothing again.
+     * {@code recordBase}'s record, {@code targets} and {@code weights} (of
+     * {@code weightBytes} each) at edge {@code edgeBase}. {@code readOnce}: the graph does not
+     * change while this iterator lives, so what it read stays valid in the mappings' local
+     * memory and a restart reads nothing again. Edges are read {@code windowBytes} of
+     * targets at a time ({@link #WINDOW_BYTES}; tests see many windows on a small graph).
      */
-    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, long edgeBase, int from, int to, long vertexCount,
-                           boolean readOnce) {
-        this(records, recordBase, targets, weights, edgeBase, from, to, vertexCount, readOnce, WINDOW_BYTES);
-    }
-
-    /** With windows of {@code windowBytes} rather than {@link #WINDOW_BYTES}: tests see many windows on a small graph. */
-    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, long edgeBase, int from, int to, long vertexCount,
-                           boolean readOnce, long windowBytes) {
+    SequentialEdgeIterator(Mapping records, long recordBase, Mapping targets, Mapping weights, int weightBytes, long edgeBase, int from, int to,
+                           long vertexCount, boolean readOnce, long windowBytes) {
         if (from < 0 || to > vertexCount || from > to) {
             throw new IndexOutOfBoundsException("vertex range [" + from + ", " + to + ") is not within 0.." + vertexCount);
         }
@@ -66,6 +64,7 @@ public final class SequentialEdgeIterator {
         this.recordBytes = records.segment();
         this.targetBytes = targets.segment();
         this.weightBytes = weights == null ? null : weights.segment();
+        this.weightSize = weightBytes;
         this.from = from;
         this.to = to;
         this.vertex = from - 1;
@@ -114,7 +113,7 @@ public final class SequentialEdgeIterator {
 
     /** Weight of the edge last returned by {@link #nextInt()} (1 on an unweighted graph). */
     public double weight() {
-        return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current);
+        return weightBytes == null ? 1.0 : EdgeLayout.weight(weightBytes, current, weightSize);
     }
 
     /** The current vertex (from - 1 before the first {@link #nextVertex()}). */
@@ -147,7 +146,7 @@ public final class SequentialEdgeIterator {
         if (windowsRead == null || (windowsRead[(int) (window >>> 6)] & 1L << window) == 0) {
             batch.read(targets, local * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES);
             if (weights != null) {
-                batch.read(weights, local * EdgeLayout.WEIGHT_BYTES, n * EdgeLayout.WEIGHT_BYTES);
+                batch.read(weights, local * weightSize, n * weightSize);
             }
             batch.join();
             if (windowsRead != null) {

@@ -1,5 +1,6 @@
 package io.carafe.importer;
 
+import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.GraphHeader;
 import io.carafe.graph.VertexLayout;
 import io.carafe.progress.Progress;
@@ -290,7 +291,8 @@ public final class GraphBuilder implements EdgeListParser.Sink {
         }
         report.vertices = n;
         report.edges = write;
-        GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, !options.undirected(), adjacencyWeights != null, n, write,
+        int weightBytes = adjacencyWeights == null ? EdgeLayout.DOUBLE_WEIGHT_BYTES : EdgeLayout.weightBytes(adjacencyWeights, write);
+        GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, !options.undirected(), adjacencyWeights != null, weightBytes, n, write,
                 write == 0 ? 0 : min, write == 0 ? 0 : max, 0, 0, -1, sourceBytes, sourceModifiedMillis, options.fingerprint(), -1, -1, -1);
         step(progress, 4, "lists sorted");
         writeFile(file, header, sortedOriginals, offsets, adjacency, adjacencyWeights);
@@ -335,13 +337,13 @@ public final class GraphBuilder implements EdgeListParser.Sink {
                 }
                 MemorySegment.copy(adjacency, 0, out, ValueLayout.JAVA_INT_UNALIGNED, placed.edgesAt(), (int) m);
                 if (header.weighted()) {
-                    MemorySegment.copy(adjacencyWeights, 0, out, ValueLayout.JAVA_DOUBLE_UNALIGNED, placed.weightsAt(), (int) m);
+                    EdgeLayout.writeWeights(adjacencyWeights, (int) m, out, placed.weightsAt(), header.weightBytes());
                 }
                 if (in != null) {
                     MemorySegment.copy(in.offsets, 0, out, ValueLayout.JAVA_LONG_UNALIGNED, placed.inOffsetsAt(), (int) n + 1);
                     MemorySegment.copy(in.sources, 0, out, ValueLayout.JAVA_INT_UNALIGNED, placed.inSourcesAt(), (int) m);
                     if (in.weights != null) {
-                        MemorySegment.copy(in.weights, 0, out, ValueLayout.JAVA_DOUBLE_UNALIGNED, placed.inWeightsAt(), (int) m);
+                        EdgeLayout.writeWeights(in.weights, (int) m, out, placed.inWeightsAt(), header.weightBytes());
                     }
                 }
                 out.force();

@@ -1,6 +1,7 @@
 package io.carafe.importer;
 
 import io.carafe.datasets.Generator;
+import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.GraphHeader;
 import io.carafe.graph.VertexLayout;
 import io.carafe.progress.Progress;
@@ -177,7 +178,8 @@ public final class GraphImporter {
                 max = Math.max(max, w);
             }
         }
-        GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, t.directed(), true, n, m, m == 0 ? 0 : min, m == 0 ? 0 : max, 0, 0, -1,
+        GraphHeader header = new GraphHeader(GraphHeader.COMPLETE, t.directed(), true, EdgeLayout.weightBytes(weights, m), n, m,
+                m == 0 ? 0 : min, m == 0 ? 0 : max, 0, 0, -1,
                 t.sourceBytes(), t.sourceModifiedMillis(), options.fingerprint(), -1, -1, -1);
         GraphBuilder.writeFile(cache, header, originalIds, offsets, adjacency, weights);
         GraphFile file = GraphFile.open(cache);

@@ -1,6 +1,7 @@
 package io.carafe.pregel;
 
 import io.carafe.graph.CarafeGraph;
+import io.carafe.graph.EdgeWeights;
 import io.carafe.graph.InEdgeLists;
 import io.rstore.AllocFlags;
 import io.rstore.Batch;
@@ -50,10 +51,11 @@ final class Gather implements AutoCloseable {
     private final boolean oneValue;
     private long firstSent; // this superstep's value, once a vertex sent it
     private long agreedBits; // the value every sender of the superstep gathered sent, read from the headers (oneValue)
-    /** In-edges of the local vertices, as the gathered-array slots of their sources, and their weights when sends add them (else null). */
+    /** In-edges of the local vertices, as the gathered-array slots of their sources, and their weights (floats or doubles, as stored). */
     private final int[] inStart;
     private final int[] inSource;
-    private final double[] inWeight;
+    private final boolean plusWeight; // sends add the edge's weight: SSSP's relaxation
+    private final EdgeWeights inWeight; // with plusWeight on a weighted graph, else null (every edge weighs 1)
     /** Local vertices with at least one in-edge: who has messages when every slot sent. */
     private final long[] hasInEdges;
 
@@ -76,7 +78,7 @@ final class Gather implements AutoCloseable {
     private long sending;
 
     private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] outDegree, int[] degree,
-                   int[] inStart, int[] inSource, double[] inWeight, boolean oneValue, GatheredArrays arrays) {
+                   int[] inStart, int[] inSource, boolean plusWeight, EdgeWeights inWeight, boolean oneValue, GatheredArrays arrays) {
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
@@ -98,6 +100,7 @@ final class Gather implements AutoCloseable {
         this.edges = sum;
         this.inStart = inStart;
         this.inSource = inSource;
+        this.plusWeight = plusWeight;
         this.inWeight = inWeight;
         this.oneValue = oneValue;
         this.hasInEdges = new long[(size + 63) >>> 6];
@@ -160,7 +163,6 @@ final class Gather implements AutoCloseable {
             mySlot[u] = slot < 0 ? -1 : slot - base[index];
         }
         InEdgeLists in = InEdgeLists.read(rstore, graph, from, from + size, plusWeight);
-        double[] weight = plusWeight && in.weights() == null ? filledWithOnes(in.sources().length) : in.weights();
         int[] start = in.start();
         int[] source = in.sources();
         if (bothWays) {
@@ -193,11 +195,11 @@ final class Gather implements AutoCloseable {
         for (int e = 0; e < source.length; e++) {
             source[e] = slotOf[source[e]]; // it has an edge to this partition, so a slot
         }
+        EdgeWeights weight = plusWeight ? in.weights() : null; // null on an unweighted graph: every edge weighs 1
         if (sortInLists) {
-            sortBySlot(start, source, plusWeight ? weight : null);
+            sortBySlot(start, source, weight);
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight ? weight : null,
-                oneValue, arrays);
+        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight, weight, oneValue, arrays);
     }
 
     /**
@@ -208,7 +210,7 @@ final class Gather implements AutoCloseable {
      * skip most in-edges by their sent bits and measured no faster (docs/measure/notebook.md).
      * Sums then add in slot order rather than the graph's.
      */
-    private static void sortBySlot(int[] start, int[] source, double[] weight) {
+    private static void sortBySlot(int[] start, int[] source, EdgeWeights weight) {
         int vertices = start.length - 1;
         if (weight == null) {
             for (int u = 0; u < vertices; u++) {
@@ -221,7 +223,9 @@ final class Gather implements AutoCloseable {
             longest = Math.max(longest, start[u + 1] - start[u]);
         }
         long[] keyed = new long[longest]; // the slot in the high half, the edge's place in its list in the low one
-        double[] moved = new double[longest];
+        MemorySegment weights = weight.memory();
+        long bytes = weight.weightBytes();
+        MemorySegment moved = MemorySegment.ofArray(new long[longest]);
         for (int u = 0; u < vertices; u++) {
             int at = start[u];
             int count = start[u + 1] - at;
@@ -231,16 +235,10 @@ final class Gather implements AutoCloseable {
             Arrays.sort(keyed, 0, count);
             for (int i = 0; i < count; i++) {
                 source[at + i] = (int) (keyed[i] >>> 32);
-                moved[i] = weight[at + (int) keyed[i]];
+                MemorySegment.copy(weights, (at + (int) keyed[i]) * bytes, moved, i * bytes, bytes);
             }
-            System.arraycopy(moved, 0, weight, at, count);
+            MemorySegment.copy(moved, 0, weights, at * bytes, count * bytes);
         }
-    }
-
-    private static double[] filledWithOnes(int n) {
-        double[] ones = new double[n];
-        Arrays.fill(ones, 1);
-        return ones;
     }
 
     /**
@@ -482,7 +480,7 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
-        if (everySlotSent && accepting == null && inWeight == null && !oneValue) {
+        if (everySlotSent && accepting == null && !plusWeight && !oneValue) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
             if (doubles != null) {
                 combineAll(combined);
@@ -553,8 +551,8 @@ final class Gather implements AutoCloseable {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
                     double value = oneValue ? Double.longBitsToDouble(agreedBits) : gatheredDoubles[s];
-                    if (inWeight != null) { // sends that add the edge's weight: SSSP's relaxation
-                        value += inWeight[e];
+                    if (plusWeight) { // sends that add the edge's weight: SSSP's relaxation
+                        value += inWeight == null ? 1 : inWeight.get(e);
                     }
                     acc = c.combine(acc, value);
                     any = true;

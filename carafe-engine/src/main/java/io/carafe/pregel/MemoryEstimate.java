@@ -96,7 +96,7 @@ public final class MemoryEstimate {
                     graph.verticesBytes() + graph.edgesBytes() + (plusWeight ? graph.weightsBytes() : 0)));
         }
         if (inEdges) {
-            workers.add(new Part("graph: each partition's in-edges", heap(4 * v + 4 * e + (graph.weighted() ? 8 * e : 0))));
+            workers.add(new Part("graph: each partition's in-edges", heap(4 * v + 4 * e + (graph.weighted() ? graph.weightBytes() * e : 0))));
         }
         if (neighbourhoods) {
             long edgeArrays = graph.edgesBytes() + graph.bytes(GraphHeader.Section.IN_SOURCES); // what a cache could ever hold
@@ -113,7 +113,8 @@ public final class MemoryEstimate {
 
         if (gathering) {
             long listed = toAll && directed ? 2 * e : e;
-            workers.add(new Part("gather: in-edges as slots" + (plusWeight ? " with weights" : ""), heap(4 * listed + (plusWeight ? 8 * e : 0))));
+            long weights = plusWeight && graph.weighted() ? graph.weightBytes() * e : 0; // unweighted: every edge adds 1, nothing stored
+            workers.add(new Part("gather: in-edges as slots" + (plusWeight ? " with weights" : ""), heap(4 * listed + weights)));
             workers.add(new Part("gather: slots and degrees", heap((long) p * 4 * v * (toAll && directed ? 2 : 1) + 20 * v)));
             workers.add(new Part("gather: every vertex's degree read a piece at a time", p * Math.min(CarafeGraph.PIECE_BYTES, graph.verticesBytes())));
             store.add(new Part("gather: broadcast segments", 2 * 8 * v));

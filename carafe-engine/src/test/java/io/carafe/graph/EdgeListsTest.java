@@ -141,8 +141,51 @@ class EdgeListsTest {
             InEdgeLists lists = InEdgeLists.read(rstore, "ring", 1, 4, true); // vertices 2, 3, 4
             assertArrayEquals(new int[] {0, 2, 5, 6}, lists.start());
             assertArrayEquals(new int[] {0, 2, 0, 1, 3, 2}, lists.sources());
-            assertArrayEquals(new double[] {5, 6, 7, 6, 8, 8}, lists.weights());
+            assertArrayEquals(new double[] {5, 6, 7, 6, 8, 8}, weightsOf(lists));
+            assertEquals(EdgeLayout.FLOAT_WEIGHT_BYTES, lists.weights().weightBytes(), "whole weights are kept as floats");
             assertSameLists(lists, InEdgeLists.read(rstore, "ring", 1, 4, true, 8));
+        }
+    }
+
+    /**
+     * Weights that are all floats exactly take 4 bytes, in the file, in RStore and in the
+     * arrays read from it; one that is not keeps them all at 8. The values are the same
+     * either way, and a format-2 file (doubles, before floats) is still read as it is.
+     */
+    @Test
+    void shouldStoreWeightsAsFloatsOnlyWhenEachIsAFloatExactly() throws IOException {
+        Path whole = dir.resolve("whole.txt");
+        Files.writeString(whole, "1 2 5\n2 3 0.5\n3 1 16777216\n");
+        Path fine = dir.resolve("fine.txt");
+        Files.writeString(fine, "1 2 5\n2 3 0.1\n3 1 16777217\n"); // 0.1 and 2^24 + 1 are no floats
+        ImportOptions weighted = ImportOptions.defaults().withWeightColumn(3);
+        Path fineFile;
+        try (GraphFile w = GraphImporter.importEdgeList(whole, weighted, dir.resolve("c1"), null).file();
+             GraphFile f = GraphImporter.importEdgeList(fine, weighted, dir.resolve("c2"), null).file();
+             CarafeGraph gw = CarafeGraph.create(rstore, "whole", w);
+             CarafeGraph gf = CarafeGraph.create(rstore, "fine", f)) {
+            fineFile = f.path();
+            assertEquals(EdgeLayout.FLOAT_WEIGHT_BYTES, w.header().weightBytes());
+            assertEquals(3 * 4, w.header().weightsBytes());
+            assertEquals(EdgeLayout.DOUBLE_WEIGHT_BYTES, f.header().weightBytes());
+            assertEquals(3 * 8, f.header().weightsBytes());
+            assertArrayEquals(new double[] {5, 0.5, 16777216}, new double[] {w.header().weight(w.weights(), 0), w.header().weight(w.weights(), 1),
+                    w.header().weight(w.weights(), 2)});
+            assertArrayEquals(new double[] {16777217}, weightsOf(InEdgeLists.read(rstore, "fine", 0, 1, true)), "vertex 1's in-edge from 3");
+            assertArrayEquals(new double[] {0.1}, weightsOf(InEdgeLists.read(rstore, "fine", 2, 3, true)), "vertex 3's in-edge from 2");
+            assertArrayEquals(new double[] {0.5}, weightsOf(InEdgeLists.read(rstore, "whole", 2, 3, true)));
+            assertEquals(EdgeLayout.FLOAT_WEIGHT_BYTES, InEdgeLists.read(rstore, "whole", 0, 3, true).weights().weightBytes());
+            try (GraphPartition p = GraphPartition.open(rstore, "fine", 1, 3)) {
+                SequentialEdgeIterator scan = p.scan();
+                scan.nextVertex();
+                scan.nextInt();
+                assertEquals(0.1, scan.weight(), "vertex 2's out-edge, scanned from RStore");
+            }
+        }
+        setVersion(fineFile, 2);
+        try (GraphFile old = GraphFile.open(fineFile)) {
+            assertTrue(old != null && old.header().weightBytes() == EdgeLayout.DOUBLE_WEIGHT_BYTES, "format 2 is read, its weights doubles");
+            assertEquals(0.1, old.header().weight(old.weights(), 1));
         }
     }
 
@@ -185,7 +228,18 @@ class EdgeListsTest {
     private static void assertSameLists(InEdgeLists expected, InEdgeLists actual) {
         assertArrayEquals(expected.start(), actual.start());
         assertArrayEquals(expected.sources(), actual.sources());
-        assertArrayEquals(expected.weights(), actual.weights());
+        assertArrayEquals(weightsOf(expected), weightsOf(actual));
+    }
+
+    private static double[] weightsOf(InEdgeLists lists) {
+        if (lists.weights() == null) {
+            return null;
+        }
+        double[] w = new double[lists.weights().length()];
+        for (int k = 0; k < w.length; k++) {
+            w[k] = lists.weights().get(k);
+        }
+        return w;
     }
 
     private static void setVersion(Path file, int version) throws IOException {

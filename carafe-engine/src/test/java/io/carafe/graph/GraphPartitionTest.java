@@ -73,7 +73,7 @@ class GraphPartitionTest {
             long e = VertexLayout.firstEdge(file.vertices(), expected);
             for (int t; (t = scan.nextInt()) >= 0; e++, edges++) {
                 assertEquals(EdgeLayout.target(file.edges(), e), t, "edge " + e);
-                assertEquals(EdgeLayout.weight(file.weights(), e), scan.weight(), "weight of edge " + e);
+                assertEquals(file.header().weight(file.weights(), e), scan.weight(), "weight of edge " + e);
             }
             assertEquals(VertexLayout.firstEdge(file.vertices(), expected) + VertexLayout.degree(file.vertices(), expected), e);
         }

@@ -47,7 +47,7 @@ class ImportTest {
             for (long e = first; e < first + VertexLayout.degree(g.vertices(), v); e++) {
                 s.append(' ').append(VertexLayout.originalId(g.vertices(), EdgeLayout.target(g.edges(), e)));
                 if (g.weights() != null) {
-                    s.append('/').append(EdgeLayout.weight(g.weights(), e));
+                    s.append('/').append(g.header().weight(g.weights(), e));
                 }
             }
             out.add(s.toString());
@@ -252,11 +252,11 @@ class ImportTest {
         try (GraphFile g = load(file, random).file()) {
             first = adjacency(g);
             for (long e = 0; e < g.header().edgeCount(); e++) {
-                double w = EdgeLayout.weight(g.weights(), e);
+                double w = g.header().weight(g.weights(), e);
                 assertTrue(w >= 1 && w <= 255 && w == Math.rint(w), "weight " + w);
             }
             // w(1,2) stored at 1's list and at 2's list must agree
-            assertEquals(EdgeLayout.weight(g.weights(), 0), EdgeLayout.weight(g.weights(), VertexLayout.firstEdge(g.vertices(), 1)));
+            assertEquals(g.header().weight(g.weights(), 0), g.header().weight(g.weights(), VertexLayout.firstEdge(g.vertices(), 1)));
         }
         try (GraphFile g = GraphImporter.importEdgeList(file, random, dir.resolve("again"), null).file()) {
             assertEquals(first, adjacency(g), "same seed, same weights");

@@ -2,6 +2,7 @@ package io.carafe.algorithms.online;
 
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.EdgeLayout;
+import io.carafe.graph.GraphHeader;
 import io.carafe.graph.InEdgeLists;
 import io.carafe.graph.VertexLayout;
 import io.rstore.Batch;
@@ -97,12 +98,16 @@ public final class ResidentGraph {
         if (weights == null && graph.isWeighted()) {
             int m = out.edges();
             Batch batch = new Batch();
-            readWhole(batch, graph.edgeWeights(), (long) m * EdgeLayout.WEIGHT_BYTES);
+            GraphHeader header = graph.header();
+            readWhole(batch, graph.edgeWeights(), (long) m * header.weightBytes());
             if (batch.size() > 0) {
                 batch.join();
             }
             double[] w = new double[m];
-            MemorySegment.copy(graph.edgeWeights().segment(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, w, 0, m);
+            MemorySegment stored = graph.edgeWeights().segment();
+            for (int e = 0; e < m; e++) {
+                w[e] = header.weight(stored, e);
+            }
             weights = w;
         }
         return weights;

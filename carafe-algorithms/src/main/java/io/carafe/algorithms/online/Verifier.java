@@ -34,7 +34,7 @@ public final class Verifier {
             long first = VertexLayout.firstEdge(g.vertices(), e.v);
             for (long i = first; i < first + VertexLayout.degree(g.vertices(), e.v); i++) {
                 int t = EdgeLayout.target(g.edges(), i);
-                double d = e.d + (g.weights() == null ? 1.0 : EdgeLayout.weight(g.weights(), i));
+                double d = e.d + (g.weights() == null ? 1.0 : g.header().weight(g.weights(), i));
                 if (d < distance[t]) {
                     distance[t] = d;
                     queue.add(new Entry(d, t));
