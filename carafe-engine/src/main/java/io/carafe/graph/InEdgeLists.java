@@ -27,28 +27,35 @@ public record InEdgeLists(int from, int[] start, int[] sources, EdgeWeights weig
         }
         int size = to - from;
         boolean directed = header.directed();
-        long[] firsts = new long[size + 1]; // absolute index of each vertex's first in-edge, and the end
+        // each vertex's first in-edge, counted from the range's first; read a piece at a time (a long[] of the
+        // range's offsets was the largest array of a gathering job's setup that nobody kept)
+        int[] start = new int[size + 1];
+        long first = 0;
         if (size > 0 && directed) {
-            CarafeGraph.copySection(rstore, graph, header, GraphHeader.Section.IN_OFFSETS, from, Long.BYTES, MemorySegment.ofArray(firsts), pieceBytes);
+            long[] piece = new long[(int) Math.min(size + 1, pieceBytes / Long.BYTES)];
+            for (int i = 0; i <= size; i += piece.length) {
+                int n = Math.min(piece.length, size + 1 - i);
+                CarafeGraph.copySection(rstore, graph, header, GraphHeader.Section.IN_OFFSETS, from + i, Long.BYTES,
+                        MemorySegment.ofArray(piece).asSlice(0, (long) n * Long.BYTES), pieceBytes);
+                if (i == 0) {
+                    first = piece[0];
+                }
+                for (int k = 0; k < n; k++) {
+                    start[i + k] = toIndex(piece[k] - first, from, to, graph);
+                }
+            }
         } else if (size > 0) { // an undirected graph's out-edges: the first edge of `from`, then its degrees
             long[] record = new long[(int) (VertexLayout.BYTES / Long.BYTES)];
             CarafeGraph.copySection(rstore, graph, header, GraphHeader.Section.VERTICES, from, VertexLayout.BYTES, MemorySegment.ofArray(record), pieceBytes);
-            firsts[0] = VertexLayout.firstEdge(MemorySegment.ofArray(record), 0);
+            first = VertexLayout.firstEdge(MemorySegment.ofArray(record), 0);
             int[] degrees = CarafeGraph.outDegrees(rstore, graph, from, to);
+            long at = 0;
             for (int i = 0; i < size; i++) {
-                firsts[i + 1] = firsts[i] + degrees[i];
+                at += degrees[i];
+                start[i + 1] = toIndex(at, from, to, graph);
             }
         }
-        long first = firsts[0];
-        long count = firsts[size] - first;
-        if (count > Integer.MAX_VALUE - 8) {
-            throw new GraphStoreException("vertices [" + from + ", " + to + ") of graph '" + graph + "' have " + count
-                    + " in-edges, more than one array holds (2^31): split them among more partitions (workers)");
-        }
-        int[] start = new int[size + 1];
-        for (int i = 0; i <= size; i++) {
-            start[i] = (int) (firsts[i] - first);
-        }
+        long count = start[size];
         int[] sources = new int[(int) count];
         CarafeGraph.copySection(rstore, graph, header, directed ? GraphHeader.Section.IN_SOURCES : GraphHeader.Section.EDGES, first, Integer.BYTES,
                 MemorySegment.ofArray(sources), pieceBytes);
@@ -59,6 +66,15 @@ public record InEdgeLists(int from, int[] start, int[] sources, EdgeWeights weig
                     header.weightBytes(), weights.memory(), pieceBytes);
         }
         return new InEdgeLists(from, start, sources, weights);
+    }
+
+    /** An in-edge's index within the range, which one array must hold. */
+    private static int toIndex(long edges, int from, int to, String graph) {
+        if (edges > Integer.MAX_VALUE - 8) {
+            throw new GraphStoreException("vertices [" + from + ", " + to + ") of graph '" + graph + "' have " + edges
+                    + " in-edges or more, more than one array holds (2^31): split them among more partitions (workers)");
+        }
+        return (int) edges;
     }
 
     /** In-degree of vertex {@code from + i}. */

@@ -119,8 +119,8 @@ final class Gather implements AutoCloseable {
     }
 
     /**
-     * Every vertex's out-degree (the vertex records alone) gives every partition's slots;
-     * this partition's in-edges come from the graph's in-edge sections (built at import),
+     * Every vertex's out-degree (the vertex records alone) gives every partition's slots,
+     * assigned once a process ({@link Slots}); this partition's in-edges come from the graph's in-edge sections (built at import),
      * their sources then renamed to slots. No worker reads another's edges. A program that
      * sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
      * in- and out-edges: slots go by in- plus out-degree, and each vertex's list holds the
@@ -128,34 +128,25 @@ final class Gather implements AutoCloseable {
      * the edge's weight ({@code plusWeight}) has the in-edges' weights read too; one that
      * sends one value each superstep ({@code oneValue}) is combined from a vertex's first
      * sending in-neighbour alone. With {@code sortInLists} each list is sorted by slot
-     * ({@link #sortBySlot}). The gathered values go into {@code arrays}, which the job's
-     * other workers in this process may share.
+     * ({@link #sortBySlot}). The slots and the gathered values go into {@code arrays}, which
+     * the job's other workers in this process share.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
                         boolean plusWeight, boolean oneValue, boolean sortInLists, GatheredArrays arrays) {
-        int partitions = partitioning.partitions();
         int from = partitioning.start(index);
         int size = partitioning.end(index) - from;
-        int n = partitioning.end(partitions - 1);
-        int[] slotOf = CarafeGraph.outDegrees(rstore, graph, 0, n); // degrees, then slots
-        int[] outDegree = Arrays.copyOfRange(slotOf, from, from + size);
         boolean bothWays = allNeighbours && CarafeGraph.header(rstore, graph).directed();
+        Slots shared = arrays.slots(() -> Slots.assign(rstore, graph, partitioning, bothWays));
+        int[] slotOf = shared.slotOf();
+        long[] slots = shared.counts();
+        int[] base = shared.base();
+        int[] outDegree = CarafeGraph.outDegrees(rstore, graph, from, from + size);
+        int[] degree = outDegree; // heard along out-edges alone: the same
         if (bothWays) {
-            int[] in = CarafeGraph.inDegrees(rstore, graph, 0, n);
-            for (int v = 0; v < n; v++) {
-                slotOf[v] += in[v];
+            degree = CarafeGraph.inDegrees(rstore, graph, from, from + size);
+            for (int u = 0; u < size; u++) {
+                degree[u] += outDegree[u];
             }
-        }
-        int[] degree = bothWays ? Arrays.copyOfRange(slotOf, from, from + size) : outDegree; // heard along out-edges alone: the same
-        long[] slots = new long[partitions];
-        int[] base = new int[partitions + 1];
-        for (int j = 0; j < partitions; j++) {
-            slots[j] = assignSlots(slotOf, partitioning.start(j), partitioning.end(j), base[j]);
-            long next = base[j] + ((slots[j] + 63) & -64L);
-            if (next > Integer.MAX_VALUE - 64) {
-                throw new IllegalStateException("too many vertices with out-edges to gather in one array (" + next + ")");
-            }
-            base[j + 1] = (int) next;
         }
         int[] mySlot = new int[size];
         for (int u = 0; u < size; u++) {
@@ -238,6 +229,36 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(weights, (at + (int) keyed[i]) * bytes, moved, i * bytes, bytes);
             }
             MemorySegment.copy(moved, 0, weights, at * bytes, count * bytes);
+        }
+    }
+
+    /**
+     * Every vertex's slot (-1 for one that reaches nobody), each partition's count of slots
+     * and where they start in the gathered array (multiples of 64): computed from the degrees
+     * alone, the same for every worker of a job, so made once a process ({@link GatheredArrays}).
+     */
+    record Slots(int[] slotOf, long[] counts, int[] base) {
+        static Slots assign(RStore rstore, String graph, Partitioning partitioning, boolean bothWays) {
+            int partitions = partitioning.partitions();
+            int n = partitioning.end(partitions - 1);
+            int[] slotOf = CarafeGraph.outDegrees(rstore, graph, 0, n); // degrees, then slots
+            if (bothWays) {
+                int[] in = CarafeGraph.inDegrees(rstore, graph, 0, n);
+                for (int v = 0; v < n; v++) {
+                    slotOf[v] += in[v];
+                }
+            }
+            long[] counts = new long[partitions];
+            int[] base = new int[partitions + 1];
+            for (int j = 0; j < partitions; j++) {
+                counts[j] = assignSlots(slotOf, partitioning.start(j), partitioning.end(j), base[j]);
+                long next = base[j] + ((counts[j] + 63) & -64L);
+                if (next > Integer.MAX_VALUE - 64) {
+                    throw new IllegalStateException("too many vertices with out-edges to gather in one array (" + next + ")");
+                }
+                base[j + 1] = (int) next;
+            }
+            return new Slots(slotOf, counts, base);
         }
     }
 

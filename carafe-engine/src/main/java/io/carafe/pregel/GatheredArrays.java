@@ -19,9 +19,9 @@ import java.util.function.Supplier;
  *
  * <p>The same holds for the whole value array that a program reading other vertices'
  * values has each worker read at the start of a superstep ({@link ValueSnapshots}): one
- * buffer serves the process's workers, and so do the edge offsets of every vertex that a
- * program reading neighbourhoods needs ({@link io.carafe.graph.EdgeOffsets}), and what the
- * program itself asks to share ({@link VertexProgram.Context#sharedInProcess}).
+ * buffer serves the process's workers, and so do the gather's slots of every vertex, the
+ * edge offsets of every vertex that a program reading neighbourhoods needs
+ * ({@link io.carafe.graph.EdgeOffsets}), and what the program itself asks to share ({@link VertexProgram.Context#sharedInProcess}).
  */
 final class GatheredArrays {
     private double[] doubles;
@@ -29,6 +29,7 @@ final class GatheredArrays {
     private long[] sent;
     private MemorySegment values;
     private EdgeOffsets edgeOffsets;
+    private Gather.Slots slots;
     private Object program;
 
     synchronized double[] doubles(int length) {
@@ -59,6 +60,14 @@ final class GatheredArrays {
             edgeOffsets = read.get();
         }
         return edgeOffsets;
+    }
+
+    /** Every partition's gather slots: assigned by the first worker that asks. */
+    synchronized Gather.Slots slots(Supplier<Gather.Slots> assign) {
+        if (slots == null) {
+            slots = assign.get();
+        }
+        return slots;
     }
 
     /** The program's shared object: made by the first worker that asks, under this lock, so the others wait for it. */
