@@ -29,6 +29,15 @@ public interface ChunkService {
     void zero(int chunkId, long offset, long length);
 
     /**
+     * Faults in part of a chunk, what an alloc is about to hand out, without changing a byte:
+     * a chunk's memory is taken from the system as segments are placed in it, not whole when
+     * the chunk is allocated, and still never on the data path. A no-op where chunks are
+     * in memory whole (files, registered memory).
+     */
+    default void populate(int chunkId, long offset, long length) {
+    }
+
+    /**
      * Makes {@code [offset, offset + length)} of the chunk durable (msync of its file in the
      * persistence directory); UNSUPPORTED on a server that keeps its chunks in memory only.
      */

@@ -990,9 +990,15 @@ public final class Master implements MasterProtocol {
     private SegmentInfo place(Space space, long address, long length, long span, int flags) {
         record.segmentPlaced(space.id, address, length, span);
         Segment seg = space.segments.get(address);
-        if ((flags & AllocFlags.ZERO) != 0) {
-            forEachPiece(space, address, length, (chunk, offset, n) -> servers.get(chunk.serverId).service.zero(chunk.chunkId, offset, n));
-        }
+        // a server takes a chunk's memory from the system as segments land in it, never on the data path: zeroing faults
+        // the range in, else the server is asked to (a file's pages are the file's)
+        forEachPiece(space, address, length, (chunk, offset, n) -> {
+            if ((flags & AllocFlags.ZERO) != 0) {
+                servers.get(chunk.serverId).service.zero(chunk.chunkId, offset, n);
+            } else if (!chunk.mappedFile) {
+                servers.get(chunk.serverId).service.populate(chunk.chunkId, offset, n);
+            }
+        });
         return locate(space, seg);
     }
 

@@ -123,8 +123,10 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             if (files != null) {
                 file = files.create(arena, bytes);
                 memory = file.memory();
+            } else if (rdma != null) {
+                memory = NativeMemory.allocate(arena, bytes); // registered memory is pinned, so resident, whole
             } else {
-                memory = NativeMemory.allocate(arena, bytes);
+                memory = NativeMemory.reserve(arena, bytes); // faulted in as the master places segments in it (populate)
             }
         } catch (OutOfMemoryError | RuntimeException e) {
             arena.close();
@@ -228,6 +230,22 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
     @Override
     public synchronized void zero(int chunkId, long offset, long length) {
         regions.memory(chunkId).asSlice(offset, length).fill((byte) 0);
+    }
+
+    /** Faults in a range the master is handing out (a chunk is reserved, not populated, when allocated); kernels before 5.14 fault it on first use. */
+    @Override
+    public synchronized void populate(int chunkId, long offset, long length) {
+        if (!regions.holds(chunkId)) {
+            throw ErrorCode.INVALID_ADDRESS.exception("this memory server holds no chunk " + chunkId);
+        }
+        MemorySegment memory = regions.memory(chunkId);
+        if (offset < 0 || length <= 0 || length > memory.byteSize() - offset) {
+            throw ErrorCode.OUT_OF_BOUNDS.exception("[" + offset + ", " + offset + " + " + length + ") is not within chunk " + chunkId
+                    + " (" + memory.byteSize() + " bytes)");
+        }
+        if (files == null && !memory.isMapped()) {
+            NativeMemory.populate(memory.asSlice(offset, length));
+        }
     }
 
     @Override

@@ -5,7 +5,7 @@ public final class CallNames {
     private static final String[] MASTER = {"", "openSession", "closeSession", "chunkSizeBytes", "servers", "createNamespace", "joinNamespace",
             "deleteNamespace", "namespaceInfo", "namespaces", "reserve", "release", "alloc", "allocAt", "free", "lookup", "map", "unmap",
             "clients", "registerServer", "allocFromFile", "clusterInfo", "persist"};
-    private static final String[] CHUNK = {"allocateChunk", "recycle", "zero", "releaseChunk", "describe", "persistChunk"};
+    private static final String[] CHUNK = {"allocateChunk", "recycle", "zero", "releaseChunk", "describe", "persistChunk", "populate"};
 
     private CallNames() {
     }

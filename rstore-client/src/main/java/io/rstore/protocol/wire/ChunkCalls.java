@@ -19,8 +19,9 @@ public final class ChunkCalls {
     static final int RELEASE_CHUNK = 35;
     static final int DESCRIBE = 36;
     static final int PERSIST_CHUNK = 37;
+    static final int POPULATE = 38;
     static final int FIRST = ALLOCATE_CHUNK;
-    static final int LAST = PERSIST_CHUNK;
+    static final int LAST = POPULATE;
 
     private ChunkCalls() {
     }
@@ -56,6 +57,13 @@ public final class ChunkCalls {
                     in.expectEnd();
                     server.releaseChunk(chunk);
                     out.putLong(server.usedBytes());
+                }
+                case POPULATE -> {
+                    int chunk = in.getInt();
+                    long offset = in.getLong();
+                    long length = in.getLong();
+                    in.expectEnd();
+                    server.populate(chunk, offset, length);
                 }
                 case PERSIST_CHUNK -> {
                     int chunk = in.getInt();

@@ -48,6 +48,11 @@ public final class RemoteChunkService implements ChunkService, AutoCloseable {
     }
 
     @Override
+    public void populate(int chunkId, long offset, long length) {
+        call(ChunkCalls.POPULATE, b -> b.putInt(chunkId).putLong(offset).putLong(length), Caller::none);
+    }
+
+    @Override
     public void persist(int chunkId, long offset, long length) {
         call(ChunkCalls.PERSIST_CHUNK, b -> b.putInt(chunkId).putLong(offset).putLong(length), Caller::none);
     }

@@ -333,6 +333,11 @@ class WireProtocolTest {
         }
 
         @Override
+        public void populate(int chunkId, long offset, long length) {
+            calls.add("populate " + chunkId + " " + offset + " " + length);
+        }
+
+        @Override
         public void releaseChunk(int chunkId) {
             calls.add("release " + chunkId);
             used -= 1 << 20;
@@ -363,6 +368,7 @@ class WireProtocolTest {
         assertEquals(5 + (1 << 20), remoteServer.usedBytes(), "used bytes come back with the grant");
         assertEquals(0x5eed_0000_7a11_1234L, remoteServer.recycle(12));
         remoteServer.zero(12, 64, 4096);
+        remoteServer.populate(12, 8192, 1 << 16);
         remoteServer.releaseChunk(12);
         assertEquals(5, remoteServer.usedBytes());
         server.used = 99;
@@ -370,7 +376,7 @@ class WireProtocolTest {
         assertEquals(99, remoteServer.usedBytes(), "a ping refreshes used bytes");
         RStoreException e = assertThrows(RStoreException.class, () -> remoteServer.releaseChunk(-1));
         assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
-        assertEquals(List.of("allocate 1048576", "recycle 12", "zero 12 64 4096", "release 12", "release -1"), server.calls);
+        assertEquals(List.of("allocate 1048576", "recycle 12", "zero 12 64 4096", "populate 12 8192 65536", "release 12", "release -1"), server.calls);
 
         RStoreException stranger = assertThrows(RStoreException.class, () -> new RemoteChunkService(handler::handle, "guess"));
         assertEquals(ErrorCode.UNAUTHORIZED, stranger.code());
@@ -378,6 +384,7 @@ class WireProtocolTest {
         ByteBuffer masterCall = requests.getLast();
         assertEquals(ErrorCode.INVALID_FRAME.code(), Frames.read(handler.handle(masterCall)).body().getInt(),
                 "a memory server's port takes no master calls");
-        assertEquals(List.of("allocate 1048576", "recycle 12", "zero 12 64 4096", "release 12", "release -1"), server.calls, "no call by a stranger");
+        assertEquals(List.of("allocate 1048576", "recycle 12", "zero 12 64 4096", "populate 12 8192 65536", "release 12", "release -1"), server.calls,
+                "no call by a stranger");
     }
 }
