@@ -24,8 +24,12 @@ import java.util.List;
  * servers' share is theirs.
  */
 public final class MemoryEstimate {
-    /** A JVM running Carafe before it holds a graph: what small graphs peak at (170–250 MB measured). */
-    static final long JVM_BYTES = 200L << 20;
+    /**
+     * A JVM running Carafe before it holds a graph: what small graphs peak at, 137–160 MB
+     * measured on wiki-Vote since memory servers hold only the allocated part of a chunk
+     * (170–250 MB before, with each small namespace's 16 MiB chunk resident whole).
+     */
+    static final long JVM_BYTES = 128L << 20;
     /** Heap arrays are held with the collector's headroom. */
     static final double HEAP_HEADROOM = 1.25;
 
@@ -73,9 +77,10 @@ public final class MemoryEstimate {
         boolean silent = program.sends() == VertexProgram.Sends.NOTHING;
         boolean plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
         boolean toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
-        // a partition's out-edges mapped in its worker, as pushing along them scans them; a program that reads
-        // neighbourhoods reads its own lists through the cache like any other's (Triangles sends to vertex ids)
-        boolean scans = messaging != Messaging.GATHER && !neighbourhoods;
+        // a partition's out-edges mapped in its worker, as pushing along them scans them; a hybrid job's sparse supersteps
+        // read their senders' lists a window at a time, and a program that reads neighbourhoods reads its own lists
+        // through the cache like any other's (Triangles sends to vertex ids)
+        boolean scans = messaging == Messaging.PUSH && !neighbourhoods;
         boolean inEdges = directed && program.needsInEdges();
         long vb = program.valueLayout().bytes();
         long mb = program.messageLayout().bytes();

@@ -138,7 +138,7 @@ final class VertexContext implements VertexProgram.Context {
 
     @Override
     public long originalId() {
-        return graph.positioned(vertex).originalId();
+        return graph.originalId(vertex);
     }
 
     @Override

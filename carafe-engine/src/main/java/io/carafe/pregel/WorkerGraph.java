@@ -6,6 +6,7 @@ import io.carafe.graph.GraphPartition;
 import io.carafe.graph.InEdgeLists;
 import io.carafe.graph.NeighbourhoodReader;
 import io.carafe.graph.SequentialEdgeIterator;
+import io.carafe.graph.VertexRecords;
 import io.rstore.RStore;
 
 /**
@@ -25,6 +26,7 @@ final class WorkerGraph implements AutoCloseable {
     private final NeighbourhoodReader neighbourhoods; // null unless the program reads them
     private GraphPartition part;
     private SequentialEdgeIterator scan;
+    private VertexRecords records; // original ids, when asked for before (or without) the partition's edges
     private int[] outDegrees; // by local vertex, when a gather counted them: no scan needed
 
     WorkerGraph(RStore rstore, JobLayout.Header header, int from, int size, VertexProgram program, GatheredArrays shared) {
@@ -88,6 +90,17 @@ final class WorkerGraph implements AutoCloseable {
         return scan;
     }
 
+    /** The original id of local vertex {@code vertex}: from the scan when the edges are mapped, else from the records alone. */
+    long originalId(int vertex) {
+        if (scan != null) {
+            return positioned(vertex).originalId();
+        }
+        if (records == null) {
+            records = new VertexRecords(rstore, name, from, from + size);
+        }
+        return records.originalId(vertex);
+    }
+
     /** Out-degrees of the local vertices, known already (a gather counts them): asked from them rather than the scan. */
     void knowOutDegrees(int[] byLocalVertex) {
         this.outDegrees = byLocalVertex;
@@ -130,6 +143,9 @@ final class WorkerGraph implements AutoCloseable {
     public void close() {
         if (neighbourhoods != null) {
             neighbourhoods.close();
+        }
+        if (records != null) {
+            records.close();
         }
         if (part != null) {
             part.close();
