@@ -3,10 +3,10 @@ package io.carafe.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Bfs;
-import io.carafe.algorithms.online.DirectionOptimizingBfs;
-import io.carafe.algorithms.online.Parallel;
-import io.carafe.algorithms.online.ResidentGraph;
-import io.carafe.algorithms.online.Verifier;
+import io.carafe.algorithms.resident.DirectionOptimizingBfs;
+import io.carafe.algorithms.resident.Parallel;
+import io.carafe.algorithms.resident.ResidentGraph;
+import io.carafe.algorithms.references.References;
 import io.rstore.RStore;
 import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
@@ -148,7 +148,7 @@ final class BfsCommand implements Callable<Integer> {
                 out.println("wrote " + query.output);
             }
             if (query.verify) {
-                boolean ok = Arrays.equals(Verifier.bfsDepths(g.file(), s), depth);
+                boolean ok = Arrays.equals(References.bfsDepths(g.file(), s), depth);
                 out.println(ok ? "verify: OK (every depth matches an independent BFS)" : "verify: FAILED (depths differ from an independent BFS)");
                 report.put("verified", ok);
                 exit = ok ? 0 : 1;

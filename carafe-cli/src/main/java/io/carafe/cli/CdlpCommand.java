@@ -1,7 +1,7 @@
 package io.carafe.cli;
 
 import io.carafe.algorithms.pregel.LabelPropagation;
-import io.carafe.algorithms.pregel.References;
+import io.carafe.algorithms.references.References;
 import io.carafe.pregel.VertexProgram;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import picocli.CommandLine.Command;

@@ -3,7 +3,7 @@ package io.carafe.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Dijkstra;
-import io.carafe.algorithms.online.Verifier;
+import io.carafe.algorithms.references.References;
 import io.rstore.RStore;
 import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;
@@ -107,7 +107,7 @@ final class DijkstraCommand implements Callable<Integer> {
                 out.println(Trials.report(seconds, "search", report, (trial, entry) -> { }));
             }
             if (query.verify) {
-                double[] want = Verifier.shortestDistances(g.file(), s);
+                double[] want = References.shortestDistances(g.file(), s);
                 boolean allSettled = t < 0 || query.output != null;
                 for (int v = allSettled ? 0 : t; v < (allSettled ? want.length : t + 1); v++) {
                     if (Double.compare(want[v], r.distance()[v]) != 0) {

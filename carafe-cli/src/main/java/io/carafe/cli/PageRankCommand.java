@@ -2,9 +2,9 @@ package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.carafe.algorithms.online.PullPageRank;
+import io.carafe.algorithms.resident.PullPageRank;
 import io.carafe.algorithms.pregel.PageRank;
-import io.carafe.algorithms.pregel.PowerIteration;
+import io.carafe.algorithms.references.References;
 import io.rstore.RStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -134,7 +134,7 @@ final class PageRankCommand implements Callable<Integer> {
 
     /** --verify: the ranks against plain power iteration; false (and said) if they differ by more than 1e-9. */
     private boolean verify(ObjectNode summary, LoadedGraph g, double[] ranks, int updates) {
-        double[] want = PowerIteration.pageRank(g.file(), damping, updates, dangling.equals("drop"));
+        double[] want = References.pageRank(g.file(), damping, updates, dangling.equals("drop"));
         double worst = 0;
         for (int v = 0; v < want.length; v++) {
             worst = Math.max(worst, Math.abs(want[v] - ranks[v]));

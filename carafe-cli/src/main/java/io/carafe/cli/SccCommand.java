@@ -1,6 +1,6 @@
 package io.carafe.cli;
 
-import io.carafe.algorithms.pregel.References;
+import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.pregel.StronglyConnectedComponents;
 import io.carafe.pregel.VertexProgram;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;

@@ -1,10 +1,10 @@
 package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.carafe.algorithms.online.DeltaStepping;
-import io.carafe.algorithms.online.Parallel;
-import io.carafe.algorithms.online.ResidentGraph;
-import io.carafe.algorithms.online.Verifier;
+import io.carafe.algorithms.resident.DeltaStepping;
+import io.carafe.algorithms.resident.Parallel;
+import io.carafe.algorithms.resident.ResidentGraph;
+import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.pregel.BreadthFirstSearch;
 import io.carafe.algorithms.pregel.ShortestPaths;
 import io.carafe.pregel.VertexProgram;
@@ -145,7 +145,7 @@ final class SsspCommand extends ProgramCommand {
 
     private double[] reference(LoadedGraph g) {
         int s = g.vertex(source, "--source");
-        return hops ? hopsOf(Verifier.bfsDepths(g.file(), s)) : Verifier.shortestDistances(g.file(), s);
+        return hops ? hopsOf(References.bfsDepths(g.file(), s)) : References.shortestDistances(g.file(), s);
     }
 
     /** Every distance as a double, +Infinity where unreached (BFS depths included). */

@@ -1,8 +1,8 @@
 package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.carafe.algorithms.online.Parallel;
-import io.carafe.algorithms.online.ResidentGraph;
+import io.carafe.algorithms.resident.Parallel;
+import io.carafe.algorithms.resident.ResidentGraph;
 import io.rstore.RStore;
 import io.rstore.cli.JsonReport;
 import org.apache.commons.csv.CSVPrinter;

@@ -1,6 +1,6 @@
 package io.carafe.cli;
 
-import io.carafe.algorithms.pregel.References;
+import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.pregel.Triangles;
 import io.carafe.pregel.VertexProgram;
 import picocli.CommandLine.Command;

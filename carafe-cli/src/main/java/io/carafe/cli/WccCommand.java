@@ -1,12 +1,12 @@
 package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.carafe.algorithms.online.Afforest;
-import io.carafe.algorithms.online.Parallel;
-import io.carafe.algorithms.online.ResidentGraph;
+import io.carafe.algorithms.resident.Afforest;
+import io.carafe.algorithms.resident.Parallel;
+import io.carafe.algorithms.resident.ResidentGraph;
 import io.carafe.algorithms.pregel.AfforestComponents;
 import io.carafe.algorithms.pregel.ConnectedComponents;
-import io.carafe.algorithms.pregel.References;
+import io.carafe.algorithms.references.References;
 import io.carafe.pregel.VertexProgram;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import picocli.CommandLine.Command;

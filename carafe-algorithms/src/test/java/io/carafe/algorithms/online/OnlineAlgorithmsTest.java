@@ -2,6 +2,7 @@ package io.carafe.algorithms.online;
 
 import io.carafe.algorithms.GraphTestBase;
 
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
@@ -128,7 +129,7 @@ class OnlineAlgorithmsTest extends GraphTestBase {
             for (long sourceId : new long[] {1, 1000, 40000}) {
                 int source = g.vertexId(sourceId);
                 Dijkstra.Result r = Dijkstra.run(g, source);
-                double[] want = Verifier.shortestDistances(file, source);
+                double[] want = References.shortestDistances(file, source);
                 assertArrayEquals(want, r.distance(), "distances from " + sourceId);
                 // every predecessor is a real shortest-path step
                 for (int v = 0; v < g.vertexCount(); v++) {
@@ -144,8 +145,8 @@ class OnlineAlgorithmsTest extends GraphTestBase {
     void shouldAgreeWithTheVerifierOnRealUnweightedGraphs() {
         try (GraphFile file = importFile(shared("snap/wiki-Vote.txt"), ImportOptions.defaults()); CarafeGraph g = CarafeGraph.create(rstore, "wiki", file)) {
             int source = g.vertexId(30);
-            assertArrayEquals(Verifier.bfsDepths(file, source), Bfs.run(g, source).depth());
-            double[] hops = Verifier.shortestDistances(file, source);
+            assertArrayEquals(References.bfsDepths(file, source), Bfs.run(g, source).depth());
+            double[] hops = References.shortestDistances(file, source);
             assertArrayEquals(hops, Dijkstra.run(g, source).distance(), "unit weights: Dijkstra gives hop counts");
         }
     }

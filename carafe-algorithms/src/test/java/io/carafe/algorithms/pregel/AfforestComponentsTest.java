@@ -1,6 +1,7 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.algorithms.GraphTestBase;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;

@@ -1,6 +1,7 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.algorithms.GraphTestBase;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.ImportOptions;
@@ -112,14 +113,14 @@ class GraphalyticsTest extends GraphTestBase {
             assertArrayEquals(References.weakComponents(g), longs(name, new ConnectedComponents(), workers, 0), "WCC labels");
             assertArrayEquals(References.weakComponents(g), longs(name, new AfforestComponents(), workers, 0), "WCC labels by hooking");
             double[] pr = doubles(name, new PageRank(0.85, 10, 0, false), workers, 0);
-            assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), pr, 1e-12, "PageRank");
+            assertArrayEquals(References.pageRank(g, 0.85, 10, false), pr, 1e-12, "PageRank");
             int source = 1;
-            int[] depth = io.carafe.algorithms.online.Verifier.bfsDepths(g, source);
+            int[] depth = io.carafe.algorithms.references.References.bfsDepths(g, source);
             long[] bfs = longs(name, new BreadthFirstSearch(source), workers, 0);
             for (int v = 0; v < depth.length; v++) {
                 assertEquals(depth[v] < 0 ? BreadthFirstSearch.UNREACHED : depth[v], bfs[v], "BFS depth of vertex " + v);
             }
-            assertArrayEquals(io.carafe.algorithms.online.Verifier.shortestDistances(g, source),
+            assertArrayEquals(io.carafe.algorithms.references.References.shortestDistances(g, source),
                     doubles(name, new ShortestPaths(source), workers, 0), "SSSP distances");
         }
     }

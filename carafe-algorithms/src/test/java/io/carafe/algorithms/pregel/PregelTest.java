@@ -3,7 +3,7 @@ package io.carafe.algorithms.pregel;
 import io.carafe.algorithms.GraphTestBase;
 
 import io.carafe.algorithms.online.Dijkstra;
-import io.carafe.algorithms.online.Verifier;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
@@ -113,7 +113,7 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load(name, shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             PregelJob.Result r = run(name, new PageRank(0.85, 20, 0, false), workers, messaging);
             double[] got = doubles(r);
-            double[] want = PowerIteration.pageRank(g, 0.85, 20, false);
+            double[] want = References.pageRank(g, 0.85, 20, false);
             for (int v = 0; v < want.length; v++) {
                 assertEquals(want[v], got[v], 1e-9, "vertex " + v);
             }
@@ -136,7 +136,7 @@ class PregelTest extends GraphTestBase {
             assertTrue(updates < 100, "converged before the bound: " + updates);
             assertTrue(PageRank.residual(r.supersteps().getLast().aggregates()) < 1e-6);
             assertTrue(PageRank.residual(r.supersteps().get(r.supersteps().size() - 2).aggregates()) >= 1e-6, "stopped at the first superstep under tolerance");
-            double[] want = PowerIteration.pageRank(g, 0.85, updates, false);
+            double[] want = References.pageRank(g, 0.85, updates, false);
             for (int v = 0; v < want.length; v++) {
                 assertEquals(want[v], got[v], 1e-9, "vertex " + v);
             }
@@ -307,7 +307,7 @@ class PregelTest extends GraphTestBase {
     }
 
     /**
-     * Hybrid BFS on SNAP graphs against Verifier's sequential BFS, from three sources, on 1
+     * Hybrid BFS on SNAP graphs against References' sequential BFS, from three sources, on 1
      * to 3 workers. Each superstep k must compute exactly the vertices counted from the
      * reference's levels, however each partition sent: the source alone in superstep 0
      * (the program's start vertex; the others start unreached), the vertices of level k for BFS,
@@ -324,7 +324,7 @@ class PregelTest extends GraphTestBase {
             try (GraphFile g = load(graph[0], shared(graph[1]), ImportOptions.defaults())) {
                 int n = (int) g.header().vertexCount();
                 for (int source : new int[] {0, n / 2, n - 1}) {
-                    int[] depth = Verifier.bfsDepths(g, source);
+                    int[] depth = References.bfsDepths(g, source);
                     for (int workers = 1; workers <= 3; workers++) {
                         for (boolean everyMessage : new boolean[] {false, true}) {
                             String at = graph[0] + " from " + source + " on " + workers + " workers" + (everyMessage ? ", taking every message" : "");
@@ -372,7 +372,7 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load("wiki-words", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             int n = (int) g.header().vertexCount();
             int source = 0;
-            int[] depth = Verifier.bfsDepths(g, source);
+            int[] depth = References.bfsDepths(g, source);
             try (PregelJob.Result r = run("wiki-words", new BreadthFirstSearch(source), 1, Messaging.PUSH)) {
                 java.util.List<PregelJob.Superstep> steps = r.supersteps();
                 assertTrue(steps.size() > 3, "a search of several levels");
@@ -421,7 +421,7 @@ class PregelTest extends GraphTestBase {
 
     /**
      * Bellman-Ford (ShortestPaths: the engine adds each edge's weight to the distance sent)
-     * against Verifier's Dijkstra on p2p-31's weights, Slashdot with random weights 1-255
+     * against References' Dijkstra on p2p-31's weights, Slashdot with random weights 1-255
      * and wiki-Vote unweighted (hops), from two sources, 1 to 3 workers, pushed, gathered
      * along in-edges with their weights, and hybrid (which both gathers and pushes on
      * Slashdot): the same distances, bit for bit.
@@ -438,7 +438,7 @@ class PregelTest extends GraphTestBase {
             try (GraphFile g = load(name, shared((String) graph[1]), (ImportOptions) graph[2])) {
                 int n = (int) g.header().vertexCount();
                 for (int source : new int[] {0, n / 3}) {
-                    double[] want = Verifier.shortestDistances(g, source);
+                    double[] want = References.shortestDistances(g, source);
                     for (int workers = 1; workers <= 3; workers++) {
                         PregelJob.Result r = run(name, new ShortestPaths(source), workers, messaging);
                         for (PregelJob.Superstep step : r.supersteps()) {
@@ -769,7 +769,7 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load("sparse", edges, ImportOptions.defaults().withVerticesFile(vertices))) {
             for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.PUSH}) {
                 try (PregelJob.Result r = run("sparse", new PageRank(0.85, 10, 0, false), 4, messaging)) {
-                    assertArrayEquals(PowerIteration.pageRank(g, 0.85, 10, false), r.doubles(0), 1e-12, messaging.name());
+                    assertArrayEquals(References.pageRank(g, 0.85, 10, false), r.doubles(0), 1e-12, messaging.name());
                     assertEquals(4, r.partitioning().partitions());
                 }
             }

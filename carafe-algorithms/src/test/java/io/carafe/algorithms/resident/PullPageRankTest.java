@@ -1,7 +1,7 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import io.carafe.algorithms.GraphTestBase;
-import io.carafe.algorithms.pregel.PowerIteration;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The pull PageRank against LDBC Graphalytics' expected PR output and against plain power
- * iteration ({@link PowerIteration}, pushing along out-edges) on real graphs, spread and
+ * iteration ({@link References#pageRank}, pushing along out-edges) on real graphs, spread and
  * dropped dangling rank; the same bits with one to four threads; the tolerance stop.
  */
 @Timeout(300)
@@ -53,7 +53,7 @@ class PullPageRankTest extends GraphTestBase {
                  CarafeGraph graph = CarafeGraph.open(rstore, name)) {
                 ResidentGraph resident = ResidentGraph.read(graph);
                 for (boolean drop : new boolean[] {false, true}) {
-                    double[] want = PowerIteration.pageRank(g, 0.85, 20, drop);
+                    double[] want = References.pageRank(g, 0.85, 20, drop);
                     double[] first = null;
                     for (int threads : new int[] {1, 2, 4}) {
                         try (Parallel parallel = new Parallel(threads)) {
@@ -80,7 +80,7 @@ class PullPageRankTest extends GraphTestBase {
             PullPageRank pageRank = new PullPageRank(ResidentGraph.read(graph), parallel);
             PullPageRank.Result r = pageRank.run(0.85, 100, 1e-9, false);
             assertTrue(r.iterations() < 100 && r.residual() < 1e-9, r.iterations() + " iterations, residual " + r.residual());
-            assertArrayEquals(PowerIteration.pageRank(g, 0.85, r.iterations(), false), r.rank(), 1e-12);
+            assertArrayEquals(References.pageRank(g, 0.85, r.iterations(), false), r.rank(), 1e-12);
             PullPageRank.Result oneShort = pageRank.run(0.85, r.iterations() - 1, 0, false);
             assertTrue(oneShort.residual() >= 1e-9, "the iteration before was not yet below the tolerance: " + oneShort.residual());
             assertThrows(IllegalArgumentException.class, () -> pageRank.run(1.5, 10, 0, false));

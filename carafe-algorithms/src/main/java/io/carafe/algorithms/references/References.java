@@ -1,17 +1,22 @@
-package io.carafe.algorithms.pregel;
+package io.carafe.algorithms.references;
 
 import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.PriorityQueue;
 
 /**
- * Independent sequential references for the Pregel programs, behind {@code --verify}:
- * plain loops over the graph file in local memory (union-find, Tarjan, sorted-list
- * intersection), sharing no code with the engine or the vertex programs. Results use
- * original ids where the programs' outputs do.
+ * Independent sequential references for every algorithm, behind {@code --verify} and the
+ * tests: plain loops over the graph file in local memory with the textbook algorithms
+ * (Dijkstra with a lazy-deletion priority queue of boxed entries, BFS with an ArrayDeque,
+ * power iteration, union-find, Tarjan, sorted-list intersection), slow and simple on
+ * purpose, sharing no code with the engine, the vertex programs, the online API's
+ * algorithms or the resident kernels. Results use original ids where the programs'
+ * outputs do.
  */
 public final class References {
     private References() {
@@ -281,5 +286,91 @@ public final class References {
             label[v] = ids[component[v]];
         }
         return label;
+    }
+
+    /** Distances from {@code source} over the edges' weights (1 without weights): Dijkstra; unreached is infinity. */
+    public static double[] shortestDistances(GraphFile g, int source) {
+        int n = (int) g.header().vertexCount();
+        double[] distance = new double[n];
+        Arrays.fill(distance, Double.POSITIVE_INFINITY);
+        distance[source] = 0;
+        record Entry(double d, int v) {
+        }
+        PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) -> Double.compare(a.d, b.d));
+        queue.add(new Entry(0, source));
+        while (!queue.isEmpty()) {
+            Entry e = queue.poll();
+            if (e.d > distance[e.v]) {
+                continue;
+            }
+            long first = VertexLayout.firstEdge(g.vertices(), e.v);
+            for (long i = first; i < first + VertexLayout.degree(g.vertices(), e.v); i++) {
+                int t = EdgeLayout.target(g.edges(), i);
+                double d = e.d + (g.weights() == null ? 1.0 : g.header().weight(g.weights(), i));
+                if (d < distance[t]) {
+                    distance[t] = d;
+                    queue.add(new Entry(d, t));
+                }
+            }
+        }
+        return distance;
+    }
+
+    /** Hops from {@code source} along out-edges: a queue; unreached is -1. */
+    public static int[] bfsDepths(GraphFile g, int source) {
+        int n = (int) g.header().vertexCount();
+        int[] depth = new int[n];
+        Arrays.fill(depth, -1);
+        depth[source] = 0;
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        queue.add(source);
+        while (!queue.isEmpty()) {
+            int u = queue.poll();
+            long first = VertexLayout.firstEdge(g.vertices(), u);
+            for (long i = first; i < first + VertexLayout.degree(g.vertices(), u); i++) {
+                int t = EdgeLayout.target(g.edges(), i);
+                if (depth[t] < 0) {
+                    depth[t] = depth[u] + 1;
+                    queue.add(t);
+                }
+            }
+        }
+        return depth;
+    }
+
+    /**
+     * PageRank by plain power iteration, pushing rank along out-edges array by array: the
+     * sums run in another order than the engine's, so results agree to rounding, not bit
+     * for bit. Dangling rank is spread over every vertex, or dropped.
+     */
+    public static double[] pageRank(GraphFile g, double damping, int iterations, boolean dropDangling) {
+        int n = (int) g.header().vertexCount();
+        double[] rank = new double[n];
+        double[] next = new double[n];
+        Arrays.fill(rank, 1.0 / n);
+        for (int it = 0; it < iterations; it++) {
+            double dangling = 0;
+            Arrays.fill(next, 0);
+            for (int u = 0; u < n; u++) {
+                int degree = VertexLayout.degree(g.vertices(), u);
+                if (degree == 0) {
+                    dangling += rank[u];
+                    continue;
+                }
+                double share = rank[u] / degree;
+                long first = VertexLayout.firstEdge(g.vertices(), u);
+                for (long e = first; e < first + degree; e++) {
+                    next[EdgeLayout.target(g.edges(), e)] += share;
+                }
+            }
+            double base = (1 - damping) / n + (dropDangling ? 0 : damping * dangling / n);
+            for (int v = 0; v < n; v++) {
+                next[v] = base + damping * next[v];
+            }
+            double[] swap = rank;
+            rank = next;
+            next = swap;
+        }
+        return rank;
     }
 }

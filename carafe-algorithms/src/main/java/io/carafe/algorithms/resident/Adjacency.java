@@ -1,4 +1,4 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 /**
  * One direction of a graph resident in this process, as compressed sparse rows: vertex

@@ -1,4 +1,4 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.EdgeLayout;

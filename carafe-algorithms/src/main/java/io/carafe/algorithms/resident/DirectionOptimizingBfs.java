@@ -1,4 +1,6 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
+
+import io.carafe.algorithms.online.Bfs;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,4 +1,4 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

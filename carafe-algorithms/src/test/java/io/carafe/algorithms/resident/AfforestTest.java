@@ -1,7 +1,7 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import io.carafe.algorithms.GraphTestBase;
-import io.carafe.algorithms.pregel.References;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;

@@ -1,6 +1,7 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import io.carafe.algorithms.GraphTestBase;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Δ-stepping against LDBC Graphalytics' expected SSSP output, the sequential Dijkstra of
- * {@link Verifier} on real weighted graphs (the p2p-31 weights, random weights on
+ * {@link References} on real weighted graphs (the p2p-31 weights, random weights on
  * Slashdot) with bucket widths from far below to far above the weights and one to four
  * threads, hop counts against the sequential BFS, and a graph worked out by hand.
  */
@@ -65,7 +66,7 @@ class DeltaSteppingTest extends GraphTestBase {
                                 for (int source : new int[] {0, n / 3}) {
                                     DeltaStepping.Result r = search.run(source);
                                     String at = name + " from " + source + ", delta " + delta + ", " + threads + " threads";
-                                    double[] want = Verifier.shortestDistances(file, source);
+                                    double[] want = References.shortestDistances(file, source);
                                     assertArrayEquals(want, r.distance(), at);
                                     assertEquals(java.util.Arrays.stream(want).filter(d -> d != Double.POSITIVE_INFINITY).count(), r.reached(), at);
                                 }
@@ -82,7 +83,7 @@ class DeltaSteppingTest extends GraphTestBase {
         try (GraphFile file = load("p2p31", shared("snap/p2p-31.e"), ImportOptions.defaults().withWeightColumn(3));
              CarafeGraph graph = CarafeGraph.open(rstore, "p2p31"); Parallel parallel = new Parallel(2)) {
             int source = graph.vertexId(1);
-            int[] depth = Verifier.bfsDepths(file, source);
+            int[] depth = References.bfsDepths(file, source);
             double[] hops = new DeltaStepping(ResidentGraph.read(graph), parallel, 1, true).run(source).distance();
             for (int v = 0; v < depth.length; v++) {
                 assertEquals(depth[v] < 0 ? Double.POSITIVE_INFINITY : depth[v], hops[v], "hops to " + v);

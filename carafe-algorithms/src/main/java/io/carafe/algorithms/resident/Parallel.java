@@ -1,4 +1,4 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import java.util.ArrayList;
 import java.util.List;

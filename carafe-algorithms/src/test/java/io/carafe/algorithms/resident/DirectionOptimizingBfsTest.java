@@ -1,6 +1,8 @@
-package io.carafe.algorithms.online;
+package io.carafe.algorithms.resident;
 
 import io.carafe.algorithms.GraphTestBase;
+import io.carafe.algorithms.online.Bfs;
+import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.VertexLayout;
@@ -23,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The direction-optimizing BFS against LDBC Graphalytics' expected BFS output, the
- * independent sequential BFS of {@link Verifier} on real graphs from several sources with
+ * independent sequential BFS of {@link References} on real graphs from several sources with
  * one to four threads (directed, with in-edges built, and undirected), and the tree it
  * returns checked edge by edge; the real graphs must take both directions.
  */
@@ -68,7 +70,7 @@ class DirectionOptimizingBfsTest extends GraphTestBase {
                         for (int source : new int[] {hub, 0, n / 2}) {
                             Bfs.Result r = search.run(source);
                             String at = file + (undirected ? " undirected" : " directed") + " from " + source + " with " + threads + " threads";
-                            int[] want = Verifier.bfsDepths(g, source);
+                            int[] want = References.bfsDepths(g, source);
                             assertArrayEquals(want, r.depth(), at);
                             assertEquals(java.util.Arrays.stream(want).filter(d -> d >= 0).count(), r.verticesReached(), at);
                             checkTree(g, r, at);
