@@ -45,32 +45,22 @@ public final class ChunkCalls {
                     in.expectEnd();
                     out.putLong(server.recycle(chunk));
                 }
-                case ZERO -> {
-                    int chunk = in.getInt();
-                    long offset = in.getLong();
-                    long length = in.getLong();
-                    in.expectEnd();
-                    server.zero(chunk, offset, length);
-                }
                 case RELEASE_CHUNK -> {
                     int chunk = in.getInt();
                     in.expectEnd();
                     server.releaseChunk(chunk);
                     out.putLong(server.usedBytes());
                 }
-                case POPULATE -> {
+                case ZERO, POPULATE, PERSIST_CHUNK -> { // a range of a chunk
                     int chunk = in.getInt();
                     long offset = in.getLong();
                     long length = in.getLong();
                     in.expectEnd();
-                    server.populate(chunk, offset, length);
-                }
-                case PERSIST_CHUNK -> {
-                    int chunk = in.getInt();
-                    long offset = in.getLong();
-                    long length = in.getLong();
-                    in.expectEnd();
-                    server.persist(chunk, offset, length);
+                    switch (type) {
+                        case ZERO -> server.zero(chunk, offset, length);
+                        case POPULATE -> server.populate(chunk, offset, length);
+                        default -> server.persist(chunk, offset, length);
+                    }
                 }
                 default -> { // DESCRIBE
                     in.expectEnd();
