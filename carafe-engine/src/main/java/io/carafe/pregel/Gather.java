@@ -77,8 +77,20 @@ final class Gather implements AutoCloseable {
     private final MemorySegment[][] inContainer;
     private long sending;
 
-    private Gather(Partitioning partitioning, int index, Combiner combiner, long[] slots, int[] base, int[] mySlot, int[] outDegree, int[] degree,
-                   int[] inStart, int[] inSource, boolean plusWeight, EdgeWeights inWeight, boolean oneValue, GatheredArrays arrays) {
+    /** This partition's vertices as senders: each one's slot (-1 if it reaches nobody), its out-degree, and the messages a send stands for. */
+    private record Senders(int[] mySlot, int[] outDegree, int[] degree) {
+    }
+
+    /**
+     * This partition's vertices as receivers: their in-lists as the slots of the sources
+     * ({@code source[start[u] .. start[u + 1])}), and, when sends add the edge's weight
+     * ({@code plusWeight}), the weights (null on an unweighted graph: each edge weighs 1).
+     */
+    private record Receivers(int[] start, int[] source, boolean plusWeight, EdgeWeights weights) {
+    }
+
+    private Gather(Partitioning partitioning, int index, Combiner combiner, Slots slots, Senders senders, Receivers receivers, boolean oneValue,
+                   GatheredArrays arrays) {
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
@@ -88,20 +100,20 @@ final class Gather implements AutoCloseable {
         if (doubles == null && longs == null) {
             throw new IllegalArgumentException("gathering needs a DoubleCombiner or a LongCombiner, not " + combiner);
         }
-        this.slots = slots;
-        this.base = base;
-        this.mySlot = mySlot;
-        this.outDegree = outDegree;
-        this.degree = degree;
+        this.slots = slots.counts();
+        this.base = slots.base();
+        this.mySlot = senders.mySlot();
+        this.outDegree = senders.outDegree();
+        this.degree = senders.degree();
         long sum = 0;
         for (int d : degree) {
             sum += d;
         }
         this.edges = sum;
-        this.inStart = inStart;
-        this.inSource = inSource;
-        this.plusWeight = plusWeight;
-        this.inWeight = inWeight;
+        this.inStart = receivers.start();
+        this.inSource = receivers.source();
+        this.plusWeight = receivers.plusWeight();
+        this.inWeight = receivers.weights();
         this.oneValue = oneValue;
         this.hasInEdges = new long[(size + 63) >>> 6];
         for (int u = 0; u < size; u++) {
@@ -138,7 +150,6 @@ final class Gather implements AutoCloseable {
         boolean bothWays = allNeighbours && CarafeGraph.header(rstore, graph).directed();
         Slots shared = arrays.slots(() -> Slots.assign(rstore, graph, partitioning, bothWays));
         int[] slotOf = shared.slotOf();
-        long[] slots = shared.counts();
         int[] base = shared.base();
         int[] outDegree = CarafeGraph.outDegrees(rstore, graph, from, from + size);
         int[] degree = outDegree; // heard along out-edges alone: the same
@@ -190,7 +201,8 @@ final class Gather implements AutoCloseable {
         if (sortInLists) {
             sortBySlot(start, source, weight);
         }
-        return new Gather(partitioning, index, combiner, slots, base, mySlot, outDegree, degree, start, source, plusWeight, weight, oneValue, arrays);
+        return new Gather(partitioning, index, combiner, shared, new Senders(mySlot, outDegree, degree), new Receivers(start, source, plusWeight, weight),
+                oneValue, arrays);
     }
 
     /**
