@@ -30,7 +30,8 @@ final class GatheredArrays {
     private MemorySegment values;
     private EdgeOffsets edgeOffsets;
     private Gather.Slots slots;
-    private Object program;
+    private final Object programLock = new Object();
+    private Object program; // guarded by programLock
 
     synchronized double[] doubles(int length) {
         if (doubles == null || doubles.length != length) {
@@ -70,20 +71,25 @@ final class GatheredArrays {
         return slots;
     }
 
-    /** The program's shared object: made by the first worker that asks, under this lock, so the others wait for it. */
-    synchronized <T> T program(Class<T> type, Supplier<? extends T> make) {
-        if (program == null) {
-            T made = make.get();
-            if (made == null) {
-                throw new IllegalStateException("sharedInProcess(" + type.getSimpleName() + "): the supplier made null");
+    /**
+     * The program's shared object: made by the first worker that asks, under a lock of its
+     * own (a long build must not hold up the arrays above), so the others wait for it.
+     */
+    <T> T program(Class<T> type, Supplier<? extends T> make) {
+        synchronized (programLock) {
+            if (program == null) {
+                T made = make.get();
+                if (made == null) {
+                    throw new IllegalStateException("sharedInProcess(" + type.getSimpleName() + "): the supplier made null");
+                }
+                program = made;
             }
-            program = made;
+            if (!type.isInstance(program)) {
+                throw new IllegalStateException("sharedInProcess(" + type.getSimpleName() + "): this job's workers share a "
+                        + program.getClass().getSimpleName() + " already; a job shares one object");
+            }
+            return type.cast(program);
         }
-        if (!type.isInstance(program)) {
-            throw new IllegalStateException("sharedInProcess(" + type.getSimpleName() + "): this job's workers share a "
-                    + program.getClass().getSimpleName() + " already; a job shares one object");
-        }
-        return type.cast(program);
     }
 
     synchronized long[] sentBits(int words) {

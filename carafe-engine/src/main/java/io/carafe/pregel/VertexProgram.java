@@ -311,7 +311,8 @@ public interface VertexProgram {
 
         /**
          * What this job's workers in this process share: made by {@code make} for the first
-         * of them to ask, while the others that ask wait for it, then the same object for
+         * of them to ask, while the others that ask wait for it (the job's superstep timeout
+         * bounds that wait; a make that fails leaves the next to ask to try), then the same object for
          * all of them until the job ends. For what a program builds once and only reads
          * after (Triangles' oriented graph): one copy a process, not one a worker. A job's
          * workers in other processes each make their own, so it must depend only on the
