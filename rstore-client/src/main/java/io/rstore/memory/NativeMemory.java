@@ -25,6 +25,7 @@ public final class NativeMemory {
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
     private static final int MADV_POPULATE_WRITE = 23;
+    private static final int MADV_DONTNEED = 4;
 
     private static final MethodHandle MMAP;
     private static final MethodHandle MUNMAP;
@@ -119,6 +120,24 @@ public final class NativeMemory {
         long end = (memory.address() + memory.byteSize() + 4095) & -4096L;
         try {
             return (int) MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start, MADV_POPULATE_WRITE) == 0;
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    /**
+     * Zeroes {@code memory} (of memory from {@link #allocate} or {@link #reserve}, whole
+     * pages) by giving its pages back to the kernel, which hands out zeroed ones when they
+     * are next touched: a cleared chunk holds no memory until it is used again. False where
+     * that cannot be done, and the caller fills it with zeros instead. Never for memory an
+     * RDMA device has registered: its pinned pages would stay behind the registration.
+     */
+    public static boolean discard(MemorySegment memory) {
+        if (MADVISE == null || memory.byteSize() == 0 || (memory.address() & 4095) != 0 || (memory.byteSize() & 4095) != 0) {
+            return false;
+        }
+        try {
+            return (int) MADVISE.invokeExact(memory, memory.byteSize(), MADV_DONTNEED) == 0;
         } catch (Throwable e) {
             return false;
         }

@@ -220,10 +220,13 @@ public final class MemoryServer implements ChunkService, AutoCloseable {
             return key;
         }
         long key = regions.rekey(chunkId); // first, so no stale writer lands after the zeroing
+        MemorySegment memory = regions.memory(chunkId);
         if (rdma != null) {
-            rdma.registered(chunkId, regions.memory(chunkId)); // a new region: the old rkey stops working too
-        }
-        regions.memory(chunkId).fill((byte) 0);
+            rdma.registered(chunkId, memory); // a new region: the old rkey stops working too
+            memory.fill((byte) 0);            // registered memory stays pinned: zeroed in place
+        } else if (memory.isMapped() || !NativeMemory.discard(memory)) {
+            memory.fill((byte) 0);
+        } // else its pages went back to the kernel: zero, and resident again only as segments land in it (populate)
         return key;
     }
 

@@ -54,6 +54,38 @@ class ChunkResidencyTest {
         }
     }
 
+    /**
+     * A chunk a deleted namespace gives back is cleared by handing its pages back to the
+     * kernel, not by writing zeros over all of them: the next namespace that takes it from
+     * the pool finds it zeroed and holds in memory only what it allocates.
+     */
+    @Test
+    void shouldGiveBackAPooledChunksMemoryAndHandItOutZeroed() throws Throwable {
+        Assumptions.assumeTrue(NativeMemory.usesHugePages() && NativeMemory.populate(Arena.ofAuto().allocate(PAGE, PAGE)),
+                "needs Linux 5.14's MADV_POPULATE_WRITE (elsewhere chunks are faulted in whole)");
+        Master master = new Master(CHUNK);
+        try (MemoryServer server = new MemoryServer(4 * CHUNK)) {
+            master.registerServer("inproc://t/0", server);
+            long session = master.openSession("test");
+            NamespaceInfo first = master.createNamespace(session, "first", 0);
+            SegmentInfo used = master.alloc(session, first.id(), 48 * MiB, AllocFlags.GROW);
+            int chunkId = used.chunks().getFirst().chunkId();
+            MemorySegment chunk = server.regions().memory(chunkId);
+            chunk.asSlice(used.address() % CHUNK, 48 * MiB).fill((byte) 0x5a); // the first tenant's bytes
+            assertTrue(resident(chunk) >= 48 * MiB, "in use: resident");
+            master.deleteNamespace(session, "first");
+            assertTrue(resident(chunk) <= 4 * MiB, "back in the pool, its memory is the kernel's again: " + resident(chunk) / MiB + " MiB");
+
+            NamespaceInfo second = master.createNamespace(session, "second", 0);
+            SegmentInfo small = master.alloc(session, second.id(), 8 * MiB, AllocFlags.GROW);
+            assertEquals(chunkId, small.chunks().getFirst().chunkId(), "the pooled chunk is taken again");
+            MemorySegment range = chunk.asSlice(small.address() % CHUNK, 8 * MiB);
+            assertEquals(8 * MiB, resident(range), "what the alloc hands out is resident");
+            assertEquals(-1, range.mismatch(Arena.ofAuto().allocate(8 * MiB)), "and zero: nothing of the first tenant's is left");
+            assertTrue(resident(chunk) <= 12 * MiB, "the rest stays out of memory: " + resident(chunk) / MiB + " MiB");
+        }
+    }
+
     /** Bytes of {@code memory}'s pages that are in memory (mincore). */
     private static long resident(MemorySegment memory) throws Throwable {
         Linker linker = Linker.nativeLinker();
