@@ -32,12 +32,10 @@ class ChunkResidencyTest {
 
     @Test
     void shouldHoldInMemoryWhatWasAllocatedOfAChunkAndNoMore() throws Throwable {
-        Assumptions.assumeTrue(NativeMemory.usesHugePages() && NativeMemory.populate(Arena.ofAuto().allocate(PAGE, PAGE)),
-                "needs Linux 5.14's MADV_POPULATE_WRITE (elsewhere chunks are faulted in whole)");
+        assumeChunksFaultInByRange();
         Master master = new Master(CHUNK);
         try (MemoryServer server = new MemoryServer(4 * CHUNK)) {
-            master.registerServer("inproc://t/0", server);
-            long session = master.openSession("test");
+            long session = withServer(master, server);
             NamespaceInfo ns = master.createNamespace(session, "n", 0);
             SegmentInfo small = master.alloc(session, ns.id(), 4096, AllocFlags.GROW);
             MemorySegment chunk = server.regions().memory(small.chunks().getFirst().chunkId());
@@ -61,12 +59,10 @@ class ChunkResidencyTest {
      */
     @Test
     void shouldGiveBackAPooledChunksMemoryAndHandItOutZeroed() throws Throwable {
-        Assumptions.assumeTrue(NativeMemory.usesHugePages() && NativeMemory.populate(Arena.ofAuto().allocate(PAGE, PAGE)),
-                "needs Linux 5.14's MADV_POPULATE_WRITE (elsewhere chunks are faulted in whole)");
+        assumeChunksFaultInByRange();
         Master master = new Master(CHUNK);
         try (MemoryServer server = new MemoryServer(4 * CHUNK)) {
-            master.registerServer("inproc://t/0", server);
-            long session = master.openSession("test");
+            long session = withServer(master, server);
             NamespaceInfo first = master.createNamespace(session, "first", 0);
             SegmentInfo used = master.alloc(session, first.id(), 48 * MiB, AllocFlags.GROW);
             int chunkId = used.chunks().getFirst().chunkId();
@@ -84,6 +80,18 @@ class ChunkResidencyTest {
             assertEquals(-1, range.mismatch(Arena.ofAuto().allocate(8 * MiB)), "and zero: nothing of the first tenant's is left");
             assertTrue(resident(chunk) <= 12 * MiB, "the rest stays out of memory: " + resident(chunk) / MiB + " MiB");
         }
+    }
+
+    /** Runs only where the kernel populates a range on request (Linux 5.14's MADV_POPULATE_WRITE); elsewhere chunks are faulted in whole. */
+    private static void assumeChunksFaultInByRange() {
+        Assumptions.assumeTrue(NativeMemory.usesHugePages() && NativeMemory.populate(Arena.ofAuto().allocate(PAGE, PAGE)),
+                "needs Linux 5.14's MADV_POPULATE_WRITE (elsewhere chunks are faulted in whole)");
+    }
+
+    /** Registers {@code server} with {@code master} and opens a session. */
+    private static long withServer(Master master, MemoryServer server) {
+        master.registerServer("inproc://t/0", server);
+        return master.openSession("test");
     }
 
     /** Bytes of {@code memory}'s pages that are in memory (mincore). */
