@@ -1,7 +1,7 @@
 package io.carafe.cli;
 
 import io.carafe.algorithms.pregel.LabelPropagation;
-import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.pregel.VertexProgram;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import picocli.CommandLine.Command;
@@ -59,7 +59,7 @@ final class CdlpCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
-        return firstDifference(g, References.labelPropagation(g.file(), iterations), run.result.longs(0));
+    Verdict verify(PregelRun run, LoadedGraph g) {
+        return new LabelPropagation(iterations).verify(g.file(), run.result.longs(0), g::label);
     }
 }

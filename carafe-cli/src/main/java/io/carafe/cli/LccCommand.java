@@ -1,7 +1,7 @@
 package io.carafe.cli;
 
-import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.pregel.Triangles;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.pregel.VertexProgram;
 import picocli.CommandLine.Command;
 
@@ -39,14 +39,7 @@ final class LccCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
-        double[] want = References.clusteringCoefficients(g.file());
-        double[] got = run.result.doubles(Triangles.LCC);
-        for (int v = 0; v < want.length; v++) {
-            if (Math.abs(want[v] - got[v]) > 1e-12 * Math.max(1, Math.abs(want[v]))) {
-                return "vertex " + g.label(v) + ": " + got[v] + ", the reference says " + want[v];
-            }
-        }
-        return null;
+    Verdict verify(PregelRun run, LoadedGraph g) {
+        return Triangles.verifyCoefficients(g.file(), run.result.doubles(Triangles.LCC), g::label);
     }
 }

@@ -1,6 +1,7 @@
 package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.algorithms.resident.Parallel;
 import io.carafe.algorithms.resident.ResidentGraph;
 import io.carafe.pregel.VertexProgram;
@@ -48,8 +49,17 @@ abstract class ProgramCommand implements Callable<Integer> {
     /** Adds the run's figures to the JSON summary and returns the one-line report. */
     abstract String summarize(PregelRun run, LoadedGraph g) throws IOException;
 
-    /** Null if the values agree with an independent reference, else what differs. */
-    abstract String verify(PregelRun run, LoadedGraph g);
+    /** The values against an independent reference, by the algorithm's verifier. */
+    abstract Verdict verify(PregelRun run, LoadedGraph g);
+
+    /**
+     * Prints what a run ends with on the terminal (unless --format json): by default one
+     * line, "algorithm on graph: {@code line}; {@code how}, compute, total", where how is
+     * the supersteps on the engine or the method and threads in this process.
+     */
+    void printReport(PrintWriter out, LoadedGraph g, String line, String how, double compute, double total) {
+        out.printf("%s on %s: %s; %s, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line, how, compute, total);
+    }
 
     long maxSupersteps() {
         return 100_000;
@@ -91,8 +101,8 @@ abstract class ProgramCommand implements Callable<Integer> {
         /** Vertex v's value as -o writes it. */
         void format(int v, StringBuilder out);
 
-        /** Null if the last run agrees with an independent reference, else what differs. */
-        String verify(LoadedGraph g);
+        /** The last run against an independent reference, by the algorithm's verifier. */
+        Verdict verify(LoadedGraph g);
     }
 
     /** The name of the kernel on threads the options ask for (in the JSON as "method"), or null to run the engine. */
@@ -138,17 +148,17 @@ abstract class ProgramCommand implements Callable<Integer> {
                     }
                 });
                 if (engine.verify) {
-                    String problem = verify(run, g);
-                    run.summary.put("verified", problem == null);
-                    System.err.println(problem == null ? "verify: OK (every value matches an independent implementation)" : "verify: FAILED (" + problem + ")");
-                    if (problem != null) {
+                    Verdict verdict = verify(run, g);
+                    run.summary.put("verified", verdict.agrees());
+                    System.err.println(verdict.line());
+                    if (!verdict.agrees()) {
                         run.finish(engine, out);
                         return 1;
                     }
                 }
                 if (!run.finish(engine, out)) {
-                    out.printf("%s on %s: %s; %s, compute %.2f s, total %.2f s%n", algorithm(), g.name(), line,
-                            Output.count(run.result.supersteps().size(), "superstep"), run.result.computeSeconds(), run.totalSeconds);
+                    printReport(out, g, line, Output.count(run.result.supersteps().size(), "superstep"), run.result.computeSeconds(),
+                            run.totalSeconds);
                     out.flush();
                     run.printTrials(out);
                 }
@@ -165,31 +175,22 @@ abstract class ProgramCommand implements Callable<Integer> {
      * -o, --verify, the table line or the JSON.
      */
     private int runOnThreads(String method) throws IOException {
+        checkBeforeLoading();
         try (ThreadRun run = ThreadRun.start(spec, graph, cluster, engine, maxSupersteps(), algorithm(), method, System.nanoTime())) {
             ThreadKernel kernel = run.run(() -> threadKernel(run.graph, run.resident, run.threads), ThreadKernel::run);
             String line = kernel.summarize(run.report);
             run.writeValues(valueName(), kernel::format);
             int exit = 0;
             if (engine.verify) {
-                String problem = kernel.verify(run.graph);
-                run.report.put("verified", problem == null);
-                System.err.println(problem == null ? "verify: OK (every value matches an independent implementation)" : "verify: FAILED (" + problem + ")");
-                exit = problem == null ? 0 : 1;
+                Verdict verdict = kernel.verify(run.graph);
+                run.report.put("verified", verdict.agrees());
+                System.err.println(verdict.line());
+                exit = verdict.agrees() ? 0 : 1;
             }
             PrintWriter out = spec.commandLine().getOut();
-            run.finish(out, () -> out.printf("%s on %s: %s; %s with %s, compute %.2f s, total %.2f s%n", algorithm(), run.graph.name(), line,
-                    method, Output.count(engine.workers, "thread"), run.compute(), run.total()));
+            run.finish(out, () -> printReport(out, run.graph, line, method + " with " + Output.count(engine.workers, "thread"), run.compute(),
+                    run.total()));
             return exit;
         }
-    }
-
-    /** The first vertex where two label arrays differ, as a sentence; null if none. */
-    static String firstDifference(LoadedGraph g, long[] want, long[] got) {
-        for (int v = 0; v < want.length; v++) {
-            if (want[v] != got[v]) {
-                return "vertex " + g.label(v) + ": " + got[v] + ", the reference says " + want[v];
-            }
-        }
-        return null;
     }
 }

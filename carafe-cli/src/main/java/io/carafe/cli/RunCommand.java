@@ -1,6 +1,7 @@
 package io.carafe.cli;
 
 import io.carafe.algorithms.pregel.UserProgram;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.pregel.VertexProgram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -81,7 +82,7 @@ final class RunCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
+    Verdict verify(PregelRun run, LoadedGraph g) {
         throw new AssertionError("refused in program()");
     }
 }

@@ -1,7 +1,7 @@
 package io.carafe.cli;
 
-import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.pregel.StronglyConnectedComponents;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.pregel.VertexProgram;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import picocli.CommandLine.Command;
@@ -45,7 +45,7 @@ final class SccCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
-        return firstDifference(g, References.strongComponents(g.file()), run.result.longs(StronglyConnectedComponents.COMPONENT));
+    Verdict verify(PregelRun run, LoadedGraph g) {
+        return StronglyConnectedComponents.verify(g.file(), run.result.longs(StronglyConnectedComponents.COMPONENT), g::label);
     }
 }

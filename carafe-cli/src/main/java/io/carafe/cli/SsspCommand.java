@@ -4,14 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.resident.DeltaStepping;
 import io.carafe.algorithms.resident.Parallel;
 import io.carafe.algorithms.resident.ResidentGraph;
-import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.algorithms.pregel.BreadthFirstSearch;
 import io.carafe.algorithms.pregel.ShortestPaths;
 import io.carafe.pregel.VertexProgram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import java.util.Arrays;
 
 @Command(name = "sssp",
         mixinStandardHelpOptions = true,
@@ -82,8 +80,8 @@ final class SsspCommand extends ProgramCommand {
             }
 
             @Override
-            public String verify(LoadedGraph graph) {
-                return Arrays.equals(reference(graph), last.distance()) ? null : "distances differ";
+            public Verdict verify(LoadedGraph graph) {
+                return SsspCommand.this.verify(graph, last.distance());
             }
         };
     }
@@ -139,13 +137,21 @@ final class SsspCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
-        return Arrays.equals(reference(g), distances(run)) ? null : "distances differ";
+    Verdict verify(PregelRun run, LoadedGraph g) {
+        return verify(g, distances(run));
     }
 
-    private double[] reference(LoadedGraph g) {
+    /** By BFS's verifier with --hops (depths), else by shortest paths'. */
+    private Verdict verify(LoadedGraph g, double[] distance) {
         int s = g.vertex(source, "--source");
-        return hops ? hopsOf(References.bfsDepths(g.file(), s)) : References.shortestDistances(g.file(), s);
+        if (!hops) {
+            return ShortestPaths.verify(g.file(), s, distance, g::label);
+        }
+        int[] depth = new int[distance.length];
+        for (int v = 0; v < depth.length; v++) {
+            depth[v] = Double.isInfinite(distance[v]) ? -1 : (int) distance[v];
+        }
+        return BreadthFirstSearch.verify(g.file(), s, depth, g::label);
     }
 
     /** Every distance as a double, +Infinity where unreached (BFS depths included). */
@@ -157,14 +163,6 @@ final class SsspCommand extends ProgramCommand {
         double[] out = new double[depth.length];
         for (int v = 0; v < depth.length; v++) {
             out[v] = depth[v] == BreadthFirstSearch.UNREACHED ? Double.POSITIVE_INFINITY : depth[v];
-        }
-        return out;
-    }
-
-    private static double[] hopsOf(int[] depth) {
-        double[] out = new double[depth.length];
-        for (int v = 0; v < depth.length; v++) {
-            out[v] = depth[v] < 0 ? Double.POSITIVE_INFINITY : depth[v];
         }
         return out;
     }

@@ -1,7 +1,7 @@
 package io.carafe.cli;
 
-import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.pregel.Triangles;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.pregel.VertexProgram;
 import picocli.CommandLine.Command;
 
@@ -38,7 +38,7 @@ final class TrianglesCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
-        return firstDifference(g, References.triangles(g.file()), run.result.longs(Triangles.COUNT));
+    Verdict verify(PregelRun run, LoadedGraph g) {
+        return Triangles.verifyCounts(g.file(), run.result.longs(Triangles.COUNT), g::label);
     }
 }

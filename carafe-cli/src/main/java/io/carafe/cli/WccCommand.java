@@ -1,12 +1,12 @@
 package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.algorithms.resident.Afforest;
 import io.carafe.algorithms.resident.Parallel;
 import io.carafe.algorithms.resident.ResidentGraph;
 import io.carafe.algorithms.pregel.AfforestComponents;
 import io.carafe.algorithms.pregel.ConnectedComponents;
-import io.carafe.algorithms.references.References;
 import io.carafe.pregel.VertexProgram;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import picocli.CommandLine.Command;
@@ -82,8 +82,8 @@ final class WccCommand extends ProgramCommand {
             }
 
             @Override
-            public String verify(LoadedGraph graph) {
-                return firstDifference(graph, References.weakComponents(graph.file()), last.labels());
+            public Verdict verify(LoadedGraph graph) {
+                return ConnectedComponents.verify(graph.file(), last.labels(), graph::label);
             }
         };
     }
@@ -127,7 +127,7 @@ final class WccCommand extends ProgramCommand {
     }
 
     @Override
-    String verify(PregelRun run, LoadedGraph g) {
-        return firstDifference(g, References.weakComponents(g.file()), run.result.longs(0));
+    Verdict verify(PregelRun run, LoadedGraph g) {
+        return ConnectedComponents.verify(g.file(), run.result.longs(0), g::label);
     }
 }

@@ -1,10 +1,15 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
+import io.carafe.importer.GraphFile;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.LongCombiner;
-import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
+
+import java.util.function.IntFunction;
 
 /**
  * Breadth-first search levels as LDBC Graphalytics defines them: the number of out-edges
@@ -92,5 +97,21 @@ public final class BreadthFirstSearch implements VertexProgram {
     @Override
     public String spec() {
         return "bfs source=" + source;
+    }
+
+    /**
+     * The verifier of BFS depths from {@code source}, whichever kernel found them (this
+     * program, the direction-optimizing and online searches, Δ-stepping counting hops):
+     * every vertex's depth, -1 where unreached, against a textbook BFS's ({@link
+     * References#bfsDepths}).
+     */
+    public static Verdict verify(GraphFile g, int source, int[] depth, IntFunction<String> name) {
+        int[] want = References.bfsDepths(g, source);
+        for (int v = 0; v < want.length; v++) {
+            if (want[v] != depth[v]) {
+                return Verdict.difference("vertex " + name.apply(v) + ": depth " + depth[v] + ", a textbook BFS says " + want[v]);
+            }
+        }
+        return Verdict.agreement("every depth matches an independent BFS");
     }
 }

@@ -1,10 +1,15 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
+import io.carafe.importer.GraphFile;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.LongCombiner;
-import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
+
+import java.util.function.IntFunction;
 
 /**
  * Weakly connected components by label propagation (HashMin): every vertex starts with
@@ -67,5 +72,15 @@ public final class ConnectedComponents implements VertexProgram {
     @Override
     public String spec() {
         return "wcc";
+    }
+
+    /**
+     * The verifier of weakly connected components, whichever kernel found them (this
+     * program, {@link AfforestComponents}, the resident {@code Afforest}): every vertex's
+     * label, the smallest original id in its component, against union-find's ({@link
+     * References#weakComponents}). {@code name} says how a vertex is called.
+     */
+    public static Verdict verify(GraphFile g, long[] labels, IntFunction<String> name) {
+        return Verdict.sameLabels(References.weakComponents(g), labels, name);
     }
 }

@@ -1,8 +1,13 @@
 package io.carafe.algorithms.pregel;
 
-import io.carafe.pregel.RecordView;
+import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
+import io.carafe.importer.GraphFile;
 import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
+
+import java.util.function.IntFunction;
 
 /**
  * Community detection by label propagation (CDLP) as LDBC Graphalytics defines it:
@@ -168,5 +173,10 @@ public final class LabelPropagation implements VertexProgram {
             x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
             return x ^ (x >>> 31);
         }
+    }
+
+    /** The verifier: every vertex's label after this program's iterations against a sequential CDLP's ({@link References#labelPropagation}). */
+    public Verdict verify(GraphFile g, long[] labels, IntFunction<String> name) {
+        return Verdict.sameLabels(References.labelPropagation(g, iterations), labels, name);
     }
 }

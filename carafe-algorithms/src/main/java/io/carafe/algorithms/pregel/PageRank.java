@@ -1,5 +1,8 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
+import io.carafe.importer.GraphFile;
 import io.carafe.pregel.Aggregator;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.DoubleCombiner;
@@ -19,6 +22,10 @@ import java.util.List;
  * (measured faster: docs/measure/notebook.md).
  * Stops after {@code iterations} updates, or earlier once the L1 change falls below
  * {@code tolerance} (0 turns that off).
+ *
+ * <p>Verified ({@link #largestDifference}, {@link #verdict}) against plain power iteration;
+ * the pull kernel on threads ({@link io.carafe.algorithms.resident.PullPageRank}) computes
+ * the same ranks and is verified the same way.
  */
 public final class PageRank implements VertexProgram {
     static final int DANGLING = 0;
@@ -104,6 +111,26 @@ public final class PageRank implements VertexProgram {
         master.setGlobal(SHARED, (1 - damping) / n + damping * dangling);
         long s = master.superstep();
         return s >= iterations || (tolerance > 0 && s >= 1 && master.aggregatedDouble(RESIDUAL) < tolerance);
+    }
+
+    /**
+     * The verifier's measure: the largest difference of {@code ranks}, after {@code
+     * iterations} updates with this program's damping and dangling rule, from plain power
+     * iteration's ({@link References#pageRank}).
+     */
+    public double largestDifference(GraphFile g, double[] ranks, int iterations) {
+        double[] want = References.pageRank(g, damping, iterations, dropDangling);
+        double worst = 0;
+        for (int v = 0; v < want.length; v++) {
+            worst = Math.max(worst, Math.abs(want[v] - ranks[v]));
+        }
+        return worst;
+    }
+
+    /** Ranks agree when no vertex's differs from power iteration's by more than 1e-9. */
+    public static Verdict verdict(double largestDifference) {
+        String said = String.format("largest difference from power iteration: %.3g", largestDifference);
+        return largestDifference <= 1e-9 ? Verdict.agreement(said) : Verdict.difference(said);
     }
 
     /** The L1 change of a superstep's aggregates. */

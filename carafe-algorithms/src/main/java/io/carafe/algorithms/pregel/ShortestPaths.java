@@ -1,9 +1,14 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
+import io.carafe.importer.GraphFile;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
+
+import java.util.function.IntFunction;
 
 /**
  * Single-source shortest paths as a vertex program (Bellman-Ford rounds): a vertex whose
@@ -78,5 +83,31 @@ public final class ShortestPaths implements VertexProgram {
     @Override
     public String spec() {
         return "sssp source=" + source;
+    }
+
+    /**
+     * The verifier of distances from {@code source}, whichever kernel computed them (this
+     * program, Δ-stepping, the online Dijkstra): every vertex's, +Infinity where unreached,
+     * exactly equal to a textbook Dijkstra's ({@link References#shortestDistances}).
+     */
+    public static Verdict verify(GraphFile g, int source, double[] distance, IntFunction<String> name) {
+        double[] want = References.shortestDistances(g, source);
+        for (int v = 0; v < want.length; v++) {
+            if (Double.compare(want[v], distance[v]) != 0) {
+                return difference(v, distance[v], want[v], name);
+            }
+        }
+        return Verdict.agreement("every distance matches an independent Dijkstra's");
+    }
+
+    /** As {@link #verify}, for one vertex's distance only: a search that stopped at its target settled no other. */
+    public static Verdict verifyOne(GraphFile g, int source, int vertex, double distance, IntFunction<String> name) {
+        double want = References.shortestDistances(g, source)[vertex];
+        return Double.compare(want, distance) == 0 ? Verdict.agreement("the distance matches an independent Dijkstra's")
+                : difference(vertex, distance, want, name);
+    }
+
+    private static Verdict difference(int v, double got, double want, IntFunction<String> name) {
+        return Verdict.difference("vertex " + name.apply(v) + ": distance " + got + ", a textbook Dijkstra says " + want);
     }
 }

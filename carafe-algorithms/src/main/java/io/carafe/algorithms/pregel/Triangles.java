@@ -1,6 +1,9 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.algorithms.references.References;
+import io.carafe.algorithms.references.Verdict;
 import io.carafe.graph.Neighbours;
+import io.carafe.importer.GraphFile;
 import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
@@ -8,6 +11,7 @@ import io.carafe.pregel.VertexProgram;
 
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * Triangles on the undirected view of a graph (neighbourhood N(v) = in- ∪ out-neighbours,
@@ -162,8 +166,8 @@ public final class Triangles implements VertexProgram {
      * how each is joined (OUT, IN or both), 4 bytes per undirected edge, in pages that never
      * move. It is built in vertex order, so the edge arrays stream through the builder's
      * neighbourhood cache once; a triangle then costs a step of a merge, and the members of
-     * A(v) ranked above u are the tail of A(v) after u. Each worker of a process kept its own
-     * copy before: 0.5 GB each on livejournal-synthetic (docs/measure/notebook.md).
+     * A(v) ranked above u are the tail of A(v) after u. One copy a process, not one a worker
+     * (what that saves: docs/measure/notebook.md).
      */
     static final class Orientation {
         /** Ranks fit an entry beside the two bits of how the vertex is joined. */
@@ -333,5 +337,15 @@ public final class Triangles implements VertexProgram {
             size = n;
             return this;
         }
+    }
+
+    /** The verifier of triangle counts: every vertex's against sorted-list intersection's ({@link References#triangles}). */
+    public static Verdict verifyCounts(GraphFile g, long[] counts, IntFunction<String> name) {
+        return Verdict.sameLabels(References.triangles(g), counts, name);
+    }
+
+    /** The verifier of clustering coefficients: every vertex's within 1e-12 (relative) of {@link References#clusteringCoefficients}. */
+    public static Verdict verifyCoefficients(GraphFile g, double[] lcc, IntFunction<String> name) {
+        return Verdict.closeValues(References.clusteringCoefficients(g), lcc, 1e-12, name);
     }
 }
