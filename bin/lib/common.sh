@@ -89,20 +89,14 @@ ensure_built() {
 # sun.nio.ch: DiSNI (the rdma transport) reaches into it on Java 17 and later.
 # java.library.path: our libdisni (built where the verbs headers are), then the JVM's usual places;
 # a -Djava.library.path in CARAFE_JAVA_OPTS comes later and wins (DiSNI's own libdisni, docs/rdma.md).
-# PageRank's compute inlined into the superstep loop: the JIT compiles it on its own first and then
-# finds it too big to inline ("already compiled into a big method"), which costs PageRank's vertex
-# pass 40%. Only PageRank's: a program whose supersteps take different paths (WCC by hooking) is
-# slower inlined, the whole loop deoptimised at each new path (docs/measure/notebook.md). quiet: no
-# "CompileCommand:" line on stdout.
+# No JIT directive for any one program: every program, built in or a user's, is compiled alike
+# (docs/measure/notebook.md, "The JIT shortcut removed").
 module_jvm_options() {
     local module=$1 jar=$2
     jvm_options=(-XX:MaxDirectMemorySize="${CARAFE_DIRECT_MEMORY:-16g}" --enable-native-access=ALL-UNNAMED -Drstore.home="$CARAFE_ROOT"
         --add-exports java.base/sun.nio.ch=ALL-UNNAMED
         -Djava.library.path="$CARAFE_ROOT/rstore-client/target/native:/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib"
         -cp "$jar:$CARAFE_ROOT/$module/target/lib/*")
-    if [ "$module" = carafe-cli ]; then
-        jvm_options+=(-XX:CompileCommand=quiet -XX:CompileCommand=inline,io.carafe.algorithms.pregel.PageRank::compute)
-    fi
 }
 
 # Prints the path of the carafe command's AOT cache (JDK 25: classes loaded and linked, and
