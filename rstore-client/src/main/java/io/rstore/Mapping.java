@@ -213,7 +213,7 @@ public final class Mapping implements AutoCloseable {
         if (invalid != 0) {
             throw failure(invalid, write, offset, length);
         }
-        boolean timed = metrics != null && ((write ? ++writeTick : ++readTick) & (ClientMetrics.LATENCY_SAMPLE_EVERY - 1)) == 0;
+        boolean timed = metrics != null && ((write ? ++writeTick : ++readTick) & (MetricNames.LATENCY_SAMPLE_EVERY - 1)) == 0;
         long start = timed ? System.nanoTime() : 0;
         Completion completion = OWN_BUSY.compareAndSet(this, 0, 1) ? own : new Completion();
         int status;

@@ -1,7 +1,5 @@
 package io.carafe.pregel;
 
-import io.rstore.internal.DurableFiles;
-
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -174,11 +172,11 @@ final class Checkpoints {
                     }
                 }
             }
-            DurableFiles.sync(partial.resolve(COORDINATOR));
-            DurableFiles.sync(partial);
+            sync(partial.resolve(COORDINATOR));
+            sync(partial);
             Path done = step(directory, state.superstep(), true);
             Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
-            DurableFiles.sync(directory);
+            sync(directory);
             try (DirectoryStream<Path> steps = Files.newDirectoryStream(directory, STEP + "*")) {
                 for (Path old : steps) {
                     if (!old.equals(done)) {
@@ -268,6 +266,13 @@ final class Checkpoints {
             }
         } catch (IOException | UncheckedIOException e) {
             // left behind; the next job has a directory of its own
+        }
+    }
+
+    /** fsync by path: a file's bytes, or a directory's names, so that what was written or renamed in it survives a crash. */
+    private static void sync(Path path) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            channel.force(true);
         }
     }
 }

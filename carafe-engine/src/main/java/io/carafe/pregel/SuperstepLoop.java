@@ -3,9 +3,9 @@ package io.carafe.pregel;
 import io.rstore.Batch;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
+import io.rstore.MetricNames;
 import io.rstore.RStore;
 import io.rstore.barrier.BarrierWorker;
-import io.rstore.internal.ClientMetrics;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -249,7 +249,7 @@ final class SuperstepLoop {
     /** Bytes this worker's client has read and written through RStore so far (0 with metrics off). */
     private long bytesMoved() {
         var metrics = rstore.metrics();
-        return metrics.meter(ClientMetrics.READ_BYTES).getCount() + metrics.meter(ClientMetrics.WRITE_BYTES).getCount();
+        return metrics.meter(MetricNames.READ_BYTES).getCount() + metrics.meter(MetricNames.WRITE_BYTES).getCount();
     }
 
     /**

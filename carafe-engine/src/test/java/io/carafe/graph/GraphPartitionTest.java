@@ -4,9 +4,9 @@ import io.carafe.importer.GraphFile;
 import io.carafe.importer.GraphImporter;
 import io.carafe.importer.ImportOptions;
 import io.carafe.importer.SharedData;
+import io.rstore.MetricNames;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
-import io.rstore.internal.ClientMetrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +82,6 @@ class GraphPartitionTest {
     }
 
     private long readBytes() {
-        return rstore.metrics().meter(ClientMetrics.READ_BYTES).getCount();
+        return rstore.metrics().meter(MetricNames.READ_BYTES).getCount();
     }
 }

@@ -6,10 +6,10 @@ import io.rstore.Completion;
 import io.rstore.ErrorCode;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
+import io.rstore.MetricNames;
 import io.rstore.Namespace;
 import io.rstore.RAddress;
 import io.rstore.RStore;
-import io.rstore.internal.ClientMetrics;
 import io.rstore.protocol.ChunkLocation;
 import io.rstore.protocol.SegmentInfo;
 import io.rstore.protocol.ServerInfo;
@@ -264,28 +264,28 @@ class MappingConformanceTest {
         try (TestCluster cluster = TestCluster.start(transport, 1)) {
             RStore client = cluster.client();
             try (Mapping m = client.createNamespace("m").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
-                for (int i = 0; i < 10 * ClientMetrics.LATENCY_SAMPLE_EVERY; i++) {
+                for (int i = 0; i < 10 * MetricNames.LATENCY_SAMPLE_EVERY; i++) {
                     m.write(0, 8);
                     m.read(0, 4096);
                 }
             }
             // latency is sampled, one operation in LATENCY_SAMPLE_EVERY; bytes are exact
-            assertEquals(10, client.metrics().timer(ClientMetrics.READ_LATENCY).getCount());
-            assertEquals(10, client.metrics().timer(ClientMetrics.WRITE_LATENCY).getCount());
-            assertTrue(client.metrics().timer(ClientMetrics.READ_LATENCY).getSnapshot().getMedian() > 0);
-            assertEquals(4096L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY, client.metrics().meter(ClientMetrics.READ_BYTES).getCount());
-            assertEquals(8L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY, client.metrics().meter(ClientMetrics.WRITE_BYTES).getCount());
-            assertTrue(client.metrics().meter(ClientMetrics.READ_BYTES).getMeanRate() > 0);
+            assertEquals(10, client.metrics().timer(MetricNames.READ_LATENCY).getCount());
+            assertEquals(10, client.metrics().timer(MetricNames.WRITE_LATENCY).getCount());
+            assertTrue(client.metrics().timer(MetricNames.READ_LATENCY).getSnapshot().getMedian() > 0);
+            assertEquals(4096L * 10 * MetricNames.LATENCY_SAMPLE_EVERY, client.metrics().meter(MetricNames.READ_BYTES).getCount());
+            assertEquals(8L * 10 * MetricNames.LATENCY_SAMPLE_EVERY, client.metrics().meter(MetricNames.WRITE_BYTES).getCount());
+            assertTrue(client.metrics().meter(MetricNames.READ_BYTES).getMeanRate() > 0);
             try (Mapping m = client.joinNamespace("m").alloc(4096, AllocFlags.GROW).map(MapFlags.NONE)) {
                 new Batch().read(m, 0, 1000).write(m, 0, 24).join();
                 Completion c = new Completion();
                 m.readAsync(0, 7, c);
                 c.join();
             }
-            assertEquals(4096L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY + 1007, client.metrics().meter(ClientMetrics.READ_BYTES).getCount(),
+            assertEquals(4096L * 10 * MetricNames.LATENCY_SAMPLE_EVERY + 1007, client.metrics().meter(MetricNames.READ_BYTES).getCount(),
                     "batches and async reads count their bytes too");
-            assertEquals(8L * 10 * ClientMetrics.LATENCY_SAMPLE_EVERY + 24, client.metrics().meter(ClientMetrics.WRITE_BYTES).getCount());
-            assertTrue(client.metrics().timer(ClientMetrics.RPC_PREFIX + "alloc").getCount() >= 1);
+            assertEquals(8L * 10 * MetricNames.LATENCY_SAMPLE_EVERY + 24, client.metrics().meter(MetricNames.WRITE_BYTES).getCount());
+            assertTrue(client.metrics().timer(MetricNames.RPC_PREFIX + "alloc").getCount() >= 1);
         }
     }
 
