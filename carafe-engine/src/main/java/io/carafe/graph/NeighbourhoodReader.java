@@ -14,9 +14,9 @@ import java.util.Arrays;
  * fixed-size blocks of the graph's edge arrays in RStore, each block read whole on its
  * first use and kept until the cache needs its room (oldest loaded first out). A worker's
  * own vertices' lists come through it too: a program that reads neighbourhoods mostly
- * reads them once, in order (Triangles orients the graph from them), and the partition's
- * edges and in-edges read whole beside the cache held 0.6 GB on livejournal-synthetic
- * (docs/measure/notebook.md).
+ * reads them once, in order (Triangles orients the graph from them), so the partition's
+ * edges and in-edges are not read whole beside the cache (what they held:
+ * docs/measure/notebook.md).
  * Where every vertex's list starts comes from the graph's offsets ({@link EdgeOffsets}),
  * read once. An edge array the cache can hold whole is kept whole (a list is then read
  * where it lies); in a smaller cache a list that crosses a block boundary is copied into

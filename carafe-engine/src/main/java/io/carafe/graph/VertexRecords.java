@@ -9,8 +9,8 @@ import io.rstore.RStore;
  * The original ids of a range of vertices, for a worker that needs them without its edges
  * (a label that starts as the vertex's own id): the range's records, a window at a time in
  * one window of local memory, moved as vertices are asked for (a superstep walks them in
- * order). Mapping the partition's edges to learn its ids took 0.5 GB on
- * livejournal-synthetic for label propagation, which never reads them (docs/measure/notebook.md).
+ * order). It replaces mapping the partition's edges to learn its ids, which label
+ * propagation never reads (what that held: docs/measure/notebook.md).
  */
 public final class VertexRecords implements AutoCloseable {
     /** Records a window holds: 4 MiB of them. */

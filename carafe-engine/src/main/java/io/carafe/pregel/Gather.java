@@ -350,8 +350,7 @@ final class Gather implements AutoCloseable {
     /**
      * Before compute: the outgoing container has no sent bits. Its values stay as they were:
      * a slot's value is read only when its bit says it sent (resetting every value to the
-     * identity took up to 96 ms a worker, in BFS's supersteps 0, 1 and 4 on
-     * livejournal-synthetic).
+     * identity cost BFS's sparse supersteps more than their work: docs/measure/notebook.md).
      */
     void startStep(long superstep) {
         int parity = (int) ((superstep + 1) & 1);

@@ -11,8 +11,8 @@ import java.util.function.Supplier;
  * their sent bits, shared by the workers of one job that are threads of one process.
  * Every worker reads every partition's broadcast and writes the same bits into them, so
  * one copy serves all: the combine loop's random loads then share one array in the
- * machine's cache instead of one per worker (PageRank on livejournal-synthetic, 2
- * workers: a 19 MB array, against a 32 MiB L3; docs/measure/notebook.md). A worker reads them
+ * machine's cache instead of one per worker (PageRank's on livejournal-synthetic fits this
+ * machine's L3 once, not twice: docs/measure/notebook.md). A worker reads them
  * only after it has written them itself in the same superstep, and no worker writes them
  * for the next superstep before every worker has finished this one (the barrier), so a
  * reader sees its own bits or the same bits from another worker.

@@ -25,9 +25,9 @@ import java.util.List;
  */
 public final class MemoryEstimate {
     /**
-     * A JVM running Carafe before it holds a graph: what small graphs peak at, 137–160 MB
-     * measured on wiki-Vote since memory servers hold only the allocated part of a chunk
-     * (170–250 MB before, with each small namespace's 16 MiB chunk resident whole).
+     * A JVM running Carafe before it holds a graph: about what small graphs peak at, now that
+     * memory servers hold only the allocated part of a chunk (the measured peaks:
+     * docs/measure/notebook.md and MemoryEstimateTest).
      */
     static final long JVM_BYTES = 128L << 20;
     /** Heap arrays are held with the collector's headroom. */

@@ -61,8 +61,8 @@ public final class DeltaStepping {
     /**
      * A bucket width when the caller has none: the smallest weight (1 for hops or an
      * unweighted graph), but at least the largest / 1024, so that tiny weights do not make
-     * millions of buckets. On livejournal-synthetic with weights 1-255, widths 1 to 4
-     * measured alike and 8 to 64 up to 2x slower (docs/measure/notebook.md).
+     * millions of buckets. Narrow widths measured best on weights 1-255, wide ones slower
+     * (docs/measure/notebook.md).
      */
     public static double suggestedDelta(ResidentGraph g, boolean hops) {
         if (hops || !g.graph().isWeighted()) {

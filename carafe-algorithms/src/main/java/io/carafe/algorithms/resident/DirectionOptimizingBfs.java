@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Levels are as {@link Bfs} gives them; a parent is some in-neighbour one level up (which
  * one depends on the direction and the threads' timing). The source's parent is -1. One
  * instance serves many searches, one at a time: its frontier queue and bitmaps are
- * allocated once (a fresh 20 MB array per search cost more than the search's middle level).
+ * allocated once (a fresh array per search cost more than the search's middle level did).
  */
 public final class DirectionOptimizingBfs {
     private static final VarHandle DEPTH = MethodHandles.arrayElementVarHandle(int[].class);
