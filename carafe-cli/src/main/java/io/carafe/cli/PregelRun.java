@@ -63,14 +63,14 @@ final class PregelRun implements AutoCloseable {
     private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
                                         PregelJob.Recovery recovery, Consumer<PregelJob.Superstep> report, PrintStream err) {
         if (!engine.workerProcesses) {
-            return PregelJob.run(rstore, graph.name(), program, options, report, recovery);
+            return PregelJob.run(rstore, graph.name(), program, options.withProgress(report).withRecovery(recovery));
         }
         List<ServerInfo> servers = rstore.servers();
         err.printf("starting %d worker processes against %s (their data path: %s)%s%n", options.workers(), rstore.uri(),
                 servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)),
                 engine.workerLauncher == null ? "" : " through " + String.join(" ", engine.launcher(0)) + " (worker 0)");
         try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds, engine::launcher)) {
-            return PregelJob.run(rstore, graph.name(), program, options, report, processes, recovery);
+            return PregelJob.run(rstore, graph.name(), program, options.withProgress(report).withRecovery(recovery), processes);
         }
     }
 

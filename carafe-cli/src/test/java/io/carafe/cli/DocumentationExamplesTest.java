@@ -37,6 +37,8 @@ class DocumentationExamplesTest {
             import io.carafe.datasets.*;
             import io.carafe.pregel.*;
             import io.carafe.algorithms.online.*;
+            import io.carafe.algorithms.pregel.*;
+            import io.carafe.algorithms.references.*;
             import java.lang.foreign.*;
             import java.nio.file.*;
             import java.util.*;

@@ -53,9 +53,12 @@ public final class PregelJob {
      * @param maxMemoryBytes    bound on the resident memory of this process and its worker processes while the job runs
      *                          (a {@link MemoryLimitException} past it); {@link #AVAILABLE_MEMORY}: what they hold when the
      *                          job starts plus what the machine has available then; 0: no bound
+     * @param progress          told each superstep as the coordinator saw it, when it ends (null: nobody)
+     * @param recovery          checkpoints and restarts ({@link Recovery#NONE}: neither)
      */
     public record Options(int workers, double vertexWeight, double edgeWeight, long maxSupersteps, long superstepTimeoutMs,
-                          Messaging messaging, long neighbourhoodCacheBytes, long maxMemoryBytes) {
+                          Messaging messaging, long neighbourhoodCacheBytes, long maxMemoryBytes, Consumer<Superstep> progress,
+                          Recovery recovery) {
         /** Each worker's cache of other partitions' edges, for programs that read neighbourhoods: 64 MiB unless set. */
         public static final long DEFAULT_NEIGHBOURHOOD_CACHE_BYTES = 64L << 20;
         /** maxMemoryBytes: what the job's processes hold when it starts plus what the machine (or cgroup) has available then. */
@@ -63,6 +66,7 @@ public final class PregelJob {
 
         public Options {
             Objects.requireNonNull(messaging, "messaging");
+            Objects.requireNonNull(recovery, "recovery");
             if (workers < 1 || workers > 1024) {
                 throw new IllegalArgumentException("PregelJob.Options.workers must be 1..1024, was " + workers);
             }
@@ -82,23 +86,38 @@ public final class PregelJob {
         }
 
         public static Options defaults(int workers) {
-            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO, DEFAULT_NEIGHBOURHOOD_CACHE_BYTES, AVAILABLE_MEMORY);
+            return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO, DEFAULT_NEIGHBOURHOOD_CACHE_BYTES, AVAILABLE_MEMORY, null,
+                    Recovery.NONE);
         }
 
         public Options withMaxSupersteps(long n) {
-            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, maxMemoryBytes);
+            return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, maxMemoryBytes,
+                    progress, recovery);
         }
 
         public Options withMessaging(Messaging m) {
-            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m, neighbourhoodCacheBytes, maxMemoryBytes);
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m, neighbourhoodCacheBytes, maxMemoryBytes,
+                    progress, recovery);
         }
 
         public Options withNeighbourhoodCacheBytes(long bytes) {
-            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, bytes, maxMemoryBytes);
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, bytes, maxMemoryBytes, progress,
+                    recovery);
         }
 
         public Options withMaxMemoryBytes(long bytes) {
-            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, bytes);
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, bytes,
+                    progress, recovery);
+        }
+
+        public Options withProgress(Consumer<Superstep> p) {
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes,
+                    maxMemoryBytes, p, recovery);
+        }
+
+        public Options withRecovery(Recovery r) {
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes,
+                    maxMemoryBytes, progress, r);
         }
     }
 
@@ -275,10 +294,10 @@ public final class PregelJob {
     private PregelJob() {
     }
 
-    /** Runs the job with its workers as threads of this process. */
-    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress) {
+    /** Runs the job with its workers as threads of this process. The result holds the job's values in RStore until it is closed. */
+    public static Result run(RStore rstore, String graph, VertexProgram program, Options options) {
         try (Workers threads = new ThreadWorkers(program, rstore.settings(), options.workers(), options.superstepTimeoutMs())) {
-            return run(rstore, graph, program, options, progress, threads);
+            return run(rstore, graph, program, options, threads);
         }
     }
 
@@ -292,30 +311,14 @@ public final class PregelJob {
     }
 
     /**
-     * Runs the job with workers started by {@code workers} (threads, or processes that join
-     * through RStore). The result holds the job's values in RStore until it is closed.
+     * Runs the job with workers started by {@code workerStarter} (threads, or processes that
+     * join through RStore). The result holds the job's values in RStore until it is closed.
      */
-    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
-                             Workers workerStarter) {
-        return run(rstore, graph, program, options, progress, workerStarter, Recovery.NONE);
-    }
-
-    /** Runs the job with its workers as threads of this process, checkpointing and restarting as {@code recovery} says. */
-    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress, Recovery recovery) {
-        try (Workers threads = new ThreadWorkers(program, rstore.settings(), options.workers(), options.superstepTimeoutMs())) {
-            return run(rstore, graph, program, options, progress, threads, recovery);
-        }
-    }
-
-    /**
-     * As {@link #run(RStore, String, VertexProgram, Options, Consumer, Workers)}, with
-     * checkpoints and restarts as {@code recovery} says.
-     */
-    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress,
-                             Workers workerStarter, Recovery recovery) {
+    public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Workers workerStarter) {
         check(program);
+        Recovery recovery = options.recovery();
         Path checkpoints = recovery.every() == 0 ? null : recovery.directory();
-        Job job = new Job(rstore, graph, program, options, progress, workerStarter, recovery.every(), checkpoints, List.copyOf(program.aggregators()),
+        Job job = new Job(rstore, graph, program, options, options.progress(), workerStarter, recovery.every(), checkpoints, List.copyOf(program.aggregators()),
                 program.globals());
         List<Restart> restarts = new ArrayList<>();
         Checkpoints.CoordinatorState restored = null;

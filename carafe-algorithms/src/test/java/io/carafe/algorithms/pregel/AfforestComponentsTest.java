@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AfforestComponentsTest extends GraphTestBase {
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers) {
-        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
+        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers));
     }
 
     /** Real graphs imported directed (neighbours along out- and in-edges) and undirected, 1 to 3 workers. */

@@ -79,7 +79,7 @@ class CheckpointTest extends GraphTestBase {
     }
 
     private PregelJob.Result run(VertexProgram program, Messaging messaging, PregelJob.Recovery recovery) {
-        return PregelJob.run(rstore, "wiki", program, PregelJob.Options.defaults(2).withMessaging(messaging), null, recovery);
+        return PregelJob.run(rstore, "wiki", program, PregelJob.Options.defaults(2).withMessaging(messaging).withRecovery(recovery));
     }
 
     @ParameterizedTest
@@ -135,7 +135,7 @@ class CheckpointTest extends GraphTestBase {
             };
             List<PregelJob.Restart> restarts = new ArrayList<>();
             MemoryLimitException e = assertThrows(MemoryLimitException.class, () -> PregelJob.run(rstore, "wiki", growing,
-                    PregelJob.Options.defaults(2).withMaxMemoryBytes(bound), null, new PregelJob.Recovery(1, dir.resolve("checkpoints"), 3, restarts::add, false)));
+                    PregelJob.Options.defaults(2).withMaxMemoryBytes(bound).withRecovery(new PregelJob.Recovery(1, dir.resolve("checkpoints"), 3, restarts::add, false))));
             assertTrue(e.getMessage().startsWith("superstep 4 reached "), e.getMessage());
             assertTrue(e.getMessage().contains("(PregelJob.Options.maxMemoryBytes;"), "names the bound as the API does: " + e.getMessage());
             assertTrue(e.usedBytes() > bound && e.limitBytes() == bound, e.usedBytes() + " against " + bound);

@@ -32,7 +32,7 @@ class GraphalyticsTest extends GraphTestBase {
 
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers) {
-        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
+        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers));
     }
 
     private long[] longs(String graph, VertexProgram program, int workers, long offset) {

@@ -38,11 +38,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PregelTest extends GraphTestBase {
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers) {
-        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers), null);
+        return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers));
     }
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers, Messaging messaging) {
-        PregelJob.Result r = PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers).withMessaging(messaging), null);
+        PregelJob.Result r = PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers).withMessaging(messaging));
         assertEquals(messaging, r.messaging());
         return r;
     }
@@ -678,7 +678,7 @@ class PregelTest extends GraphTestBase {
             long[] want = new long[(int) g.header().vertexCount()];
             forEachEdge(g, (s, t) -> want[s] += edges.contains((long) t << 32 | s) ? 1 : 0);
             PregelJob.Options small = PregelJob.Options.defaults(3).withNeighbourhoodCacheBytes(io.carafe.graph.NeighbourhoodReader.MIN_CACHE_BYTES);
-            assertArrayEquals(want, longs(PregelJob.run(rstore, "slashdot-links", new LinksBack(), small, null)));
+            assertArrayEquals(want, longs(PregelJob.run(rstore, "slashdot-links", new LinksBack(), small)));
         }
     }
 
