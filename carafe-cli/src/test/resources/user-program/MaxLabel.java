@@ -1,3 +1,4 @@
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.Combiner;
 import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.RecordView;
@@ -14,11 +15,10 @@ public final class MaxLabel implements VertexProgram {
         rounds = Integer.parseInt(params.getOrDefault("rounds", "3"));
     }
 
-    public RecordLayout valueLayout() { return RecordLayout.LONG; }
-
-    public RecordLayout messageLayout() { return RecordLayout.LONG; }
-
-    public Combiner combiner() { return LongCombiner.MAX; }
+    @Override
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MAX);
+    }
 
     public void compute(Context ctx) {
         RecordView label = ctx.value();

@@ -1,3 +1,4 @@
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
@@ -12,9 +13,10 @@ public final class SecondLargestInNeighbour implements VertexProgram {
     public SecondLargestInNeighbour(Map<String, String> params) {
     }
 
-    public RecordLayout valueLayout() { return RecordLayout.LONG; }
-
-    public RecordLayout messageLayout() { return RecordLayout.LONG; }
+    @Override
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG);
+    }
 
     public void compute(Context ctx) {
         if (ctx.superstep() == 0) {

@@ -1,9 +1,13 @@
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
-/** A program with a mistake: it reads in-degrees of a directed graph without declaring needsInEdges(). */
+/** A program with a mistake: it reads in-degrees of a directed graph without declaring Declaration.readingInEdges(). */
 public final class UndeclaredInDegree implements VertexProgram {
-    public RecordLayout valueLayout() { return RecordLayout.LONG; }
+    @Override
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.DOUBLE);
+    }
 
     public void compute(Context ctx) {
         ctx.value().setLong(0, ctx.inDegree());

@@ -64,8 +64,7 @@ final class RunCommand extends ProgramCommand {
             throw new IllegalArgumentException("--program takes JAR:CLASS, e.g. my.jar:com.example.MaxLabel; was " + program);
         }
         UserProgram made = UserProgram.load(Path.of(program.substring(0, colon)), program.substring(colon + 1), params);
-        System.err.println("program " + made.delegate().getClass().getName() + ": values " + made.valueLayout() + ", messages "
-                + made.messageLayout());
+        System.err.println("program " + made.delegate().getClass().getName() + ": " + made.declaration());
         return made;
     }
 

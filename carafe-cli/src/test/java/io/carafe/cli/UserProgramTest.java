@@ -1,5 +1,6 @@
 package io.carafe.cli;
 
+import io.carafe.pregel.Declaration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -137,7 +138,7 @@ class UserProgramTest {
         int code = carafe(out, "run", "--program", jar("UndeclaredInDegree") + ":UndeclaredInDegree", "-g", graph.toString(),
                 "--workers", "2", "--worker-processes");
         assertEquals(CarafeCli.EXIT_RSTORE, code, out.toString());
-        assertTrue(out.toString().contains("inDegree() on a directed graph needs a program that declares needsInEdges()"), out.toString());
+        assertTrue(out.toString().contains("inDegree() on a directed graph needs a program that declares Declaration.readingInEdges()"), out.toString());
         assertTrue(out.toString().contains("exited with code 3: carafe worker "), "the worker exits 3 with one line, shown by the coordinator: " + out);
     }
 

@@ -6,11 +6,10 @@ import java.util.Objects;
 /**
  * A vertex program that passes every call on to another: the base of a wrapper that
  * changes one thing (a program loaded from a user's jar, a test's program that fails on
- * cue) and must keep every declaration the wrapped program makes. A wrapper that
- * implemented VertexProgram itself would silently fall back to a default for any
- * declaration it forgot to forward (a lost {@code sendsOneValueEachSuperstep()} is a
- * slower job; a lost {@code combiner()} a different one). The engine looks through it
- * when it asks whether a program declares {@link #acceptsMessages}.
+ * cue) and must keep everything the wrapped program says of itself: its {@link
+ * Declaration}, start vertices, aggregators, master step. A wrapper that implemented
+ * VertexProgram itself would silently fall back to a default for any method it forgot to
+ * forward (a lost {@code masterCompute} is a job that never stops on its own).
  */
 public abstract class ForwardingVertexProgram implements VertexProgram {
     private final VertexProgram delegate;
@@ -30,8 +29,8 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
-    public RecordLayout valueLayout() {
-        return delegate.valueLayout();
+    public Declaration declaration() {
+        return delegate.declaration();
     }
 
     @Override
@@ -45,41 +44,6 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
-    public RecordLayout messageLayout() {
-        return delegate.messageLayout();
-    }
-
-    @Override
-    public Combiner combiner() {
-        return delegate.combiner();
-    }
-
-    @Override
-    public Sends sends() {
-        return delegate.sends();
-    }
-
-    @Override
-    public boolean acceptsMessages(RecordView value) {
-        return delegate.acceptsMessages(value);
-    }
-
-    @Override
-    public boolean readsOtherValues() {
-        return delegate.readsOtherValues();
-    }
-
-    @Override
-    public boolean sendsOneValueEachSuperstep() {
-        return delegate.sendsOneValueEachSuperstep();
-    }
-
-    @Override
-    public boolean needsInEdges() {
-        return delegate.needsInEdges();
-    }
-
-    @Override
     public long workerBytes(long vertices, long edges, int workers) {
         return delegate.workerBytes(vertices, edges, workers);
     }
@@ -87,11 +51,6 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     @Override
     public long processBytes(long vertices, long edges) {
         return delegate.processBytes(vertices, edges);
-    }
-
-    @Override
-    public boolean readsNeighbourhoods() {
-        return delegate.readsNeighbourhoods();
     }
 
     @Override

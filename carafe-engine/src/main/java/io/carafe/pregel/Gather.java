@@ -47,7 +47,7 @@ final class Gather implements AutoCloseable {
     private final int[] outDegree;
     private final int[] degree;
     private final long edges;
-    /** The program sends one value each superstep (sendsOneValueEachSuperstep): a vertex's first sending in-neighbour tells it all. */
+    /** The program sends one value each superstep (Declaration.sameValueEachSuperstep): a vertex's first sending in-neighbour tells it all. */
     private final boolean oneValue;
     private long firstSent; // this superstep's value, once a vertex sent it
     private long agreedBits; // the value every sender of the superstep gathered sent, read from the headers (oneValue)
@@ -379,7 +379,7 @@ final class Gather implements AutoCloseable {
             if (sending == 0) {
                 firstSent = bits;
             } else if (bits != firstSent) {
-                throw new IllegalStateException("the program declares sendsOneValueEachSuperstep(), but in superstep " + superstep
+                throw new IllegalStateException("the program declares Declaration.sameValueEachSuperstep, but in superstep " + superstep
                         + " one vertex sent " + firstSent + " (raw bits) and vertex " + (from + local) + " sent " + bits);
             }
         }
@@ -472,7 +472,7 @@ final class Gather implements AutoCloseable {
             }
             published[j] = count > 0;
             if (oneValue && count > 0 && anySent && BroadcastLayout.first(c) != agreed) {
-                throw new IllegalStateException("the program declares sendsOneValueEachSuperstep(), but in superstep " + (superstep - 1)
+                throw new IllegalStateException("the program declares Declaration.sameValueEachSuperstep, but in superstep " + (superstep - 1)
                         + " partition " + agreedBy + " sent " + agreed + " (raw bits) and partition " + j + " sent " + BroadcastLayout.first(c));
             }
             if (count > 0 && !anySent) {

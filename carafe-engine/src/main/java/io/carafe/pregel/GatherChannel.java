@@ -29,19 +29,19 @@ class GatherChannel implements MessageChannel {
      * in-list by slot (for jobs that gather every superstep).
      */
     GatherChannel(WorkerJob worker, IntPredicate accepting, boolean sortInLists) {
-        VertexProgram program = worker.program();
+        Declaration declared = worker.declared();
         JobLayout.Header header = worker.header();
         this.worker = worker;
-        this.gather = Gather.build(worker.graph().rstore(), header.graph(), worker.partitioning(), worker.index(), program.combiner(),
-                program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE, program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT,
-                program.sendsOneValueEachSuperstep(), sortInLists, worker.shared());
+        this.gather = Gather.build(worker.graph().rstore(), header.graph(), worker.partitioning(), worker.index(), declared.combiner(),
+                declared.sending() == Declaration.Sending.ALONG_ALL_EDGES, declared.addsWeight(), declared.sendsSameValue(), sortInLists,
+                worker.shared());
         worker.graph().knowOutDegrees(gather.outDegrees());
         int size = worker.size();
         this.gathered = new long[size];
         this.arrived = new long[(size + 63) >>> 6];
-        this.gatheredView = new RecordView(program.messageLayout()).wrap(MemorySegment.ofArray(gathered), 0);
-        this.identity = RecordView.allocate(program.messageLayout());
-        program.combiner().identity(identity);
+        this.gatheredView = new RecordView(declared.message()).wrap(MemorySegment.ofArray(gathered), 0);
+        this.identity = RecordView.allocate(declared.message());
+        declared.combiner().identity(identity);
         this.accepting = accepting;
     }
 

@@ -29,12 +29,12 @@ final class HybridChannel extends GatherChannel {
 
     HybridChannel(WorkerJob worker, IntPredicate accepting) {
         super(worker, accepting, false); // dense supersteps skip most in-edges by the senders' bits: sorted lists gain nothing
-        VertexProgram program = worker.program();
+        Declaration declared = worker.declared();
         this.mailboxes = worker.combiningMailboxes();
-        this.plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
-        this.alsoIn = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE && worker.graph().directed();
+        this.plusWeight = declared.addsWeight();
+        this.alsoIn = declared.sending() == Declaration.Sending.ALONG_ALL_EDGES && worker.graph().directed();
         this.sentLocal = new long[(worker.size() + 63) >>> 6];
-        this.outgoing = RecordView.allocate(program.messageLayout());
+        this.outgoing = RecordView.allocate(declared.message());
     }
 
     /** The broadcast segment as gathering has it, and the mailboxes' page lists for sparse supersteps. */

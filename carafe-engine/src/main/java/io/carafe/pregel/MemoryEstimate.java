@@ -67,23 +67,24 @@ public final class MemoryEstimate {
      * memory servers run in this process (else in daemons of a cluster).
      */
     public static MemoryEstimate of(GraphHeader graph, VertexProgram program, PregelJob.Options options, boolean workerProcesses, boolean embedded) {
-        Messaging messaging = options.messaging().resolve(program);
+        Declaration declared = program.declaration();
+        Messaging messaging = options.messaging().resolve(declared);
         long v = graph.vertexCount();
         long e = graph.edgeCount();
         int p = options.workers();
         boolean directed = graph.directed();
-        boolean neighbourhoods = program.readsNeighbourhoods();
+        boolean neighbourhoods = declared.readsNeighbourhoods();
         boolean gathering = messaging == Messaging.GATHER || messaging == Messaging.HYBRID;
-        boolean silent = program.sends() == VertexProgram.Sends.NOTHING;
-        boolean plusWeight = program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
-        boolean toAll = program.sends() == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
+        boolean silent = declared.sending() == Declaration.Sending.NOTHING;
+        boolean plusWeight = declared.addsWeight();
+        boolean toAll = declared.sending() == Declaration.Sending.ALONG_ALL_EDGES;
         // a partition's out-edges mapped in its worker, as pushing along them scans them; a hybrid job's sparse supersteps
         // read their senders' lists a window at a time, and a program that reads neighbourhoods reads its own lists
         // through the cache like any other's (Triangles sends to vertex ids)
         boolean scans = messaging == Messaging.PUSH && !neighbourhoods;
-        boolean inEdges = directed && program.needsInEdges();
-        long vb = program.valueLayout().bytes();
-        long mb = program.messageLayout().bytes();
+        boolean inEdges = directed && declared.readsInEdges();
+        long vb = declared.value().bytes();
+        long mb = declared.messageBytes();
         long stride = MailboxLayout.messageBytes((int) mb);
 
         List<Part> store = new ArrayList<>();   // in RStore: the memory servers'
@@ -109,7 +110,7 @@ public final class MemoryEstimate {
             perProcess.add(new Part("neighbourhoods: every vertex's edge offsets", 16 * v));
         }
 
-        long snapshots = program.readsOtherValues() ? 3 : 1;
+        long snapshots = declared.readsOtherValues() ? 3 : 1;
         store.add(new Part("values" + (snapshots > 1 ? " and their two snapshots" : ""), vb * v * snapshots));
         workers.add(new Part("values: each partition's, mapped", vb * v));
         if (snapshots > 1) {
@@ -125,11 +126,11 @@ public final class MemoryEstimate {
             store.add(new Part("gather: broadcast segments", 2 * 8 * v));
             workers.add(new Part("gather: the other partitions' broadcasts, mapped", (long) (p - 1) * 2 * 8 * v));
             // a program that sends one value each superstep gathers sent bits alone
-            perProcess.add(new Part("gather: the gathered values", heap((program.sendsOneValueEachSuperstep() ? 0 : 8 * v) + v / 8)));
+            perProcess.add(new Part("gather: the gathered values", heap((declared.sendsSameValue() ? 0 : 8 * v) + v / 8)));
         }
         if (!silent && messaging != Messaging.GATHER) {
             long localPages = (long) p * p * 2 * MailboxLayout.PAGE_BYTES; // an outgoing and an incoming page per partition pair
-            if (program.combiner() != null) {
+            if (declared.combiner() != null) {
                 // at most one message per target from each worker, and a hybrid job pushes only while its senders reach 1/DENSE_FRACTION of the edges
                 long messages = Math.min((long) p * v, messaging == Messaging.HYBRID ? e / Messaging.DENSE_FRACTION : e);
                 store.add(new Part("mailboxes: pages of both parities", 2 * messages * stride));

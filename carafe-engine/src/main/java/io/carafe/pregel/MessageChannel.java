@@ -47,7 +47,7 @@ interface MessageChannel extends AutoCloseable {
     /** The combined message of one long of local vertex {@code local}, which has one. */
     long combinedLong(int local);
 
-    /** Sends a message to vertex {@code target} (programs that declare {@link VertexProgram.Sends#ANY}). */
+    /** Sends a message to vertex {@code target} (programs that declare {@link Declaration.Sending#ANY}). */
     void sendTo(int target, MemorySegment record, long recordAt);
 
     /**

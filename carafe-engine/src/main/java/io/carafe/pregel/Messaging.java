@@ -16,7 +16,7 @@ public enum Messaging {
     /**
      * Each partition writes one value per sending vertex; receivers read all of them and
      * combine along their in-edges (a pull-style SpMV, as GAP's {@code pr_spmv}). Only for
-     * programs that {@link #canBroadcast broadcast}; suits programs where most vertices send
+     * programs that broadcast one value ({@link Declaration.Sending#broadcasts}); suits programs where most vertices send
      * every superstep, such as PageRank.
      */
     GATHER,
@@ -30,8 +30,8 @@ public enum Messaging {
      */
     HYBRID,
     /**
-     * GATHER for a program whose vertices mostly all send ({@link VertexProgram.Sends#OUT_NEIGHBOURS_ONCE_DENSE}),
-     * HYBRID for another that broadcasts, PUSH otherwise.
+     * GATHER for a program whose vertices mostly all send ({@link Declaration#dense}),
+     * HYBRID for another that broadcasts one value, PUSH otherwise.
      */
     AUTO;
 
@@ -45,30 +45,17 @@ public enum Messaging {
      */
     public static final int DENSE_FRACTION = 100;
 
-    /**
-     * Whether a program's messages can be broadcast as one value per sending vertex: it
-     * sends along its out-edges at most once a superstep
-     * ({@link VertexProgram.Sends#broadcasts}) one double with a
-     * {@link DoubleCombiner} or one long with a {@link LongCombiner} (not plus weights).
-     */
-    static boolean canBroadcast(VertexProgram program) {
-        RecordLayout message = program.messageLayout();
-        boolean doubles = program.combiner() instanceof DoubleCombiner && message.isSingle(RecordLayout.Type.DOUBLE);
-        boolean longs = program.combiner() instanceof LongCombiner && message.isSingle(RecordLayout.Type.LONG);
-        return program.sends().broadcasts() && (doubles || longs && program.sends() != VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT);
-    }
-
     /** The mode a job runs in, or an error naming why the program cannot run in the one asked for. */
-    Messaging resolve(VertexProgram program) {
-        boolean broadcasts = canBroadcast(program);
+    Messaging resolve(Declaration declared) {
+        boolean broadcasts = declared.broadcastsOneValue();
         return switch (this) {
             case PUSH -> PUSH;
-            case AUTO -> !broadcasts ? PUSH : program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_DENSE ? GATHER : HYBRID;
+            case AUTO -> !broadcasts ? PUSH : declared.isDense() ? GATHER : HYBRID;
             case GATHER, HYBRID -> {
                 if (!broadcasts) {
                     throw new IllegalArgumentException("PregelJob.Options.messaging " + name().toLowerCase(Locale.ROOT) + " needs a program that sends"
-                            + " one double or one long along its out-edges (or all its edges) at most once a superstep (Sends.OUT_NEIGHBOURS_ONCE,"
-                            + " ALL_NEIGHBOURS_ONCE) with a DoubleCombiner or LongCombiner, as PageRank, BFS and WCC do; use push or auto for this one");
+                            + " one double or one long along its out-edges (or all its edges) at most once a superstep (Declaration.sendingAlongOutEdges,"
+                            + " sendingAlongAllEdges) with a DoubleCombiner or LongCombiner, as PageRank, BFS and WCC do; use push or auto for this one");
                 }
                 yield this;
             }

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * The channel of a program that sends nothing ({@link VertexProgram.Sends#NOTHING}): no
+ * The channel of a program that sends nothing ({@link Declaration.Sending#NOTHING}): no
  * mailboxes, no vertex ever has messages, and a send is an error.
  */
 final class NoMessages implements MessageChannel {
@@ -58,7 +58,7 @@ final class NoMessages implements MessageChannel {
 
     /** Unreachable: no vertex of this channel has messages, and the context asks only for those it has. */
     private static IllegalStateException noneReceived() {
-        return new IllegalStateException("this program declares Sends.NOTHING, so it receives no messages");
+        return new IllegalStateException("this program declares no messages (Declaration.messages), so it receives none");
     }
 
     @Override
@@ -77,7 +77,7 @@ final class NoMessages implements MessageChannel {
     }
 
     private static IllegalStateException refused() {
-        return new IllegalStateException("this program declares Sends.NOTHING, so it may not send messages");
+        return new IllegalStateException("this program declares no messages (Declaration.messages), so it may not send any");
     }
 
     @Override

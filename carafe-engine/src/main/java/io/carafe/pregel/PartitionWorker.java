@@ -58,7 +58,8 @@ final class PartitionWorker implements Callable<Void> {
                 }
                 JobLayout.Header header = JobLayout.readHeader(dir);
                 VertexProgram program = programs.apply(header.program());
-                checkSameProgram(program, header);
+                Declaration declared = program.declaration();
+                checkSameProgram(program, declared, header);
                 BarrierLayout layout = new BarrierLayout(header.partitions(), BarrierAreas.bytes(header.aggregators(), header.globals()));
                 try (BarrierWorker barrier = new BarrierWorker(job.raddress(header.barrierAt()), layout, index);
                      Heartbeats.Beat heartbeat = Heartbeats.beat(barrier);
@@ -69,8 +70,9 @@ final class PartitionWorker implements Callable<Void> {
                         }
                         Partitioning partitioning = new Partitioning(header.starts(), 0, 0);
                         int from = partitioning.start(index);
-                        WorkerGraph graph = new WorkerGraph(rstore, header, from, partitioning.end(index) - from, program, gatheredArrays);
-                        WorkerJob worker = new WorkerJob(job, directory, header, partitioning, index, program, graph, arena, gatheredArrays);
+                        WorkerGraph graph = new WorkerGraph(rstore, header, from, partitioning.end(index) - from, declared, gatheredArrays);
+                        WorkerJob worker = new WorkerJob(job, directory, header, partitioning, index, program, declared, graph, arena,
+                                gatheredArrays);
                         new SuperstepLoop(rstore, worker, barrier, timeoutMs).run();
                     } catch (RuntimeException | Error e) {
                         if (!isAbort(e)) {
@@ -85,29 +87,12 @@ final class PartitionWorker implements Callable<Void> {
     }
 
     /** A worker in another process builds the program from its spec: it must come out with the records the coordinator laid out. */
-    private static void checkSameProgram(VertexProgram program, JobLayout.Header header) {
-        if (program.valueLayout().bytes() != header.valueBytes() || program.messageLayout().bytes() != header.messageBytes()
+    private static void checkSameProgram(VertexProgram program, Declaration declared, JobLayout.Header header) {
+        if (declared.value().bytes() != header.valueBytes() || declared.messageBytes() != header.messageBytes()
                 || program.aggregators().size() != header.aggregators() || program.globals() != header.globals()) {
             throw new IllegalStateException("the program built from spec '" + header.program() + "' has other records or aggregators than"
-                    + " the job's (" + program.valueLayout().bytes() + "/" + program.messageLayout().bytes() + " value/message bytes, expected "
+                    + " the job's (" + declared.value().bytes() + "/" + declared.messageBytes() + " value/message bytes, expected "
                     + header.valueBytes() + "/" + header.messageBytes() + ")");
-        }
-    }
-
-    /**
-     * Whether the program says which vertices accept messages (else every vertex does, and
-     * nobody asks); a {@link ForwardingVertexProgram} that only passes the question on
-     * declares what its delegate does.
-     */
-    static boolean declaresAcceptance(VertexProgram program) {
-        try {
-            Class<?> declaring = program.getClass().getMethod("acceptsMessages", RecordView.class).getDeclaringClass();
-            if (declaring == ForwardingVertexProgram.class) {
-                return declaresAcceptance(((ForwardingVertexProgram) program).delegate());
-            }
-            return declaring != VertexProgram.class;
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
         }
     }
 

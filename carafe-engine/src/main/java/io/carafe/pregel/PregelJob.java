@@ -315,10 +315,10 @@ public final class PregelJob {
      * join through RStore). The result holds the job's values in RStore until it is closed.
      */
     public static Result run(RStore rstore, String graph, VertexProgram program, Options options, Workers workerStarter) {
-        check(program);
+        Declaration declared = check(program);
         Recovery recovery = options.recovery();
         Path checkpoints = recovery.every() == 0 ? null : recovery.directory();
-        Job job = new Job(rstore, graph, program, options, options.progress(), workerStarter, recovery.every(), checkpoints, List.copyOf(program.aggregators()),
+        Job job = new Job(rstore, graph, program, declared, options, workerStarter, recovery.every(), checkpoints, List.copyOf(program.aggregators()),
                 program.globals());
         List<Restart> restarts = new ArrayList<>();
         Checkpoints.CoordinatorState restored = null;
@@ -369,7 +369,7 @@ public final class PregelJob {
      * What every attempt of one job shares, gathered and checked once by {@code run}: where it
      * runs, the program and what it declares, the options, where checkpoints go.
      */
-    private record Job(RStore rstore, String graph, VertexProgram program, Options options, Consumer<Superstep> progress, Workers workerStarter,
+    private record Job(RStore rstore, String graph, VertexProgram program, Declaration declared, Options options, Workers workerStarter,
                        int checkpointEvery, Path checkpoints, List<Aggregator> aggregators, int globals) {
     }
 
@@ -394,14 +394,15 @@ public final class PregelJob {
         String graph = job.graph();
         VertexProgram program = job.program();
         Options options = job.options();
-        Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(program) : restored.messaging();
+        Declaration declared = job.declared();
+        Messaging messaging = restored == null || options.messaging() != Messaging.AUTO ? options.messaging().resolve(declared) : restored.messaging();
         GraphHeader header = CarafeGraph.header(rstore, graph);
         checkStarts(program, header.vertexCount());
         Partitioning partitioning = Partitioning.compute(rstore, graph, options.workers(), options.vertexWeight(), options.edgeWeight());
         int partitions = partitioning.partitions();
         List<Aggregator> aggregators = job.aggregators();
         int globals = job.globals();
-        RecordLayout valueLayout = program.valueLayout();
+        RecordLayout valueLayout = declared.value();
         String jobName = "carafe/job/" + graph + "-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
         Namespace space = rstore.createNamespace(jobName);
         BarrierLayout layout = new BarrierLayout(partitions, BarrierAreas.bytes(aggregators.size(), globals));
@@ -409,12 +410,12 @@ public final class PregelJob {
         boolean handedOver = false;
         try {
             RAddress directorySegment = space.bootstrap(JobLayout.bytes(partitions));
-            RAddress valuesSegment = space.alloc(ValueSnapshots.segmentBytes(valueLayout.bytes(), header.vertexCount(), program.readsOtherValues()),
+            RAddress valuesSegment = space.alloc(ValueSnapshots.segmentBytes(valueLayout.bytes(), header.vertexCount(), declared.readsOtherValues()),
                     AllocFlags.GROW | AllocFlags.ZERO);
             RAddress barrierSegment = space.alloc(layout.totalBytes(), AllocFlags.GROW | AllocFlags.ZERO);
             try (Mapping directory = directorySegment.map(MapFlags.NONE)) {
                 JobLayout.writeHeader(directory.segment(), new JobLayout.Header(partitions, aggregators.size(), globals, header.vertexCount(),
-                        header.edgeCount(), valueLayout.bytes(), program.messageLayout().bytes(), valuesSegment.address(),
+                        header.edgeCount(), valueLayout.bytes(), declared.messageBytes(), valuesSegment.address(),
                         barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts(),
                         restored == null ? 0 : restored.superstep(), job.checkpointEvery(), job.checkpoints() == null ? "" : job.checkpoints().toString(),
                         options.neighbourhoodCacheBytes()));
@@ -451,29 +452,13 @@ public final class PregelJob {
         }
     }
 
-    /** What the program declares must fit together; said before any worker starts. */
-    private static void check(VertexProgram program) {
-        Combiner combiner = program.combiner();
-        RecordLayout messages = program.messageLayout();
-        if (combiner instanceof DoubleCombiner && !messages.isSingle(RecordLayout.Type.DOUBLE)
-                || combiner instanceof LongCombiner && !messages.isSingle(RecordLayout.Type.LONG)) {
-            throw new IllegalArgumentException("a " + combiner.getClass().getSimpleName() + " combines messages of one field of its type;"
-                    + " this program's messages are " + messages + ": write a Combiner over the record");
-        }
-        if (program.sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT
-                && !(combiner instanceof DoubleCombiner && messages.isSingle(RecordLayout.Type.DOUBLE))) {
-            throw new IllegalArgumentException("Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT adds each edge's weight to a message of one double:"
-                    + " this program's messages are " + messages + " with " + (combiner == null ? "no combiner" : combiner.getClass().getSimpleName())
-                    + "; give it one double and a DoubleCombiner, or send with sendTo");
-        }
-        VertexProgram.Sends sends = program.sends();
-        if (program.sendsOneValueEachSuperstep() && (!sends.broadcasts() || sends == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT)) {
-            throw new IllegalArgumentException("sendsOneValueEachSuperstep() needs Sends.OUT_NEIGHBOURS_ONCE or ALL_NEIGHBOURS_ONCE (a receiver"
-                    + " gets the one value sent); this program declares Sends." + program.sends());
-        }
+    /** What the program declares must fit together; said before any worker starts. Returns its declaration. */
+    private static Declaration check(VertexProgram program) {
+        Declaration declared = Objects.requireNonNull(program.declaration(), "the program's declaration()").check();
         if (program.globals() < 0) {
             throw new IllegalArgumentException("a program's globals() must be >= 0, was " + program.globals());
         }
+        return declared;
     }
 
     /** A start vertex the graph does not have would leave the job without one: refused before any worker starts. */
@@ -532,7 +517,7 @@ public final class PregelJob {
             this.aggregators = job.aggregators();
             this.program = job.program();
             this.options = job.options();
-            this.progress = job.progress();
+            this.progress = job.options().progress();
             this.setupStart = setupStart;
             this.global = new long[aggregators.size()];
             this.globals = new long[job.globals()];

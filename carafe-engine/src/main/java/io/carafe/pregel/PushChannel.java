@@ -27,9 +27,9 @@ final class PushChannel implements MessageChannel {
         this.graph = worker.graph();
         this.mailboxes = worker.mailboxes();
         this.combined = mailboxes instanceof CombiningMailboxes c ? c.combined() : MemorySegment.NULL;
-        this.plusWeight = worker.program().sends() == VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
-        this.withWeight = RecordView.allocate(worker.program().messageLayout());
-        this.value = RecordView.allocate(worker.program().messageLayout());
+        this.plusWeight = worker.declared().addsWeight();
+        this.withWeight = RecordView.allocate(worker.declared().message());
+        this.value = RecordView.allocate(worker.declared().message());
     }
 
     /** The outboxes' page lists, named in the directory: pages come as messages need them. */

@@ -33,6 +33,7 @@ final class SuperstepLoop {
     private final long timeoutMs;
     private final JobLayout.Header header;
     private final VertexProgram program;
+    private final Declaration declared;
     private final int from;
     private final int size;
     private final long valueBytes;
@@ -42,7 +43,7 @@ final class SuperstepLoop {
     private final long[] halted;        // bit u: local vertex u voted to halt
     private final long[] computedWords; // bit w: a vertex of halted's word w computed this superstep
     private final Batch valueWrites = new Batch();
-    private final boolean selective;    // the program says which vertices accept messages (acceptsMessages)
+    private final boolean selective;    // the program says which vertices accept messages (Declaration.accepting)
     private final RecordView probe;     // a vertex's value, read to ask it that
     private final int[] localStarts;    // the local vertices that compute in superstep 0 (startVertices), or null: all
 
@@ -58,6 +59,7 @@ final class SuperstepLoop {
         this.timeoutMs = timeoutMs;
         this.header = worker.header();
         this.program = worker.program();
+        this.declared = worker.declared();
         this.from = worker.from();
         this.size = worker.size();
         this.valueBytes = header.valueBytes();
@@ -66,8 +68,8 @@ final class SuperstepLoop {
         this.checkpoints = header.checkpointDirectory().isEmpty() ? null : Path.of(header.checkpointDirectory());
         this.halted = new long[(size + 63) >>> 6];
         this.computedWords = new long[(halted.length + 63) >>> 6];
-        this.selective = PartitionWorker.declaresAcceptance(program);
-        this.probe = new RecordView(program.valueLayout());
+        this.selective = !declared.acceptsAll();
+        this.probe = new RecordView(declared.value());
         int[] starts = program.startVertices();
         this.localStarts = starts == null ? null : Arrays.stream(starts).filter(v -> v >= from && v < from + size).map(v -> v - from).toArray();
     }
@@ -78,7 +80,7 @@ final class SuperstepLoop {
         return switch (header.messaging()) {
             case GATHER -> new GatherChannel(worker, accepting, true);
             case HYBRID -> new HybridChannel(worker, accepting);
-            case PUSH -> program.sends() == VertexProgram.Sends.NOTHING ? new NoMessages(size) : new PushChannel(worker);
+            case PUSH -> declared.sending() == Declaration.Sending.NOTHING ? new NoMessages(size) : new PushChannel(worker);
             case AUTO -> throw new IllegalStateException("the job directory holds AUTO messaging: the coordinator resolves it before it writes it");
         };
     }
@@ -121,7 +123,7 @@ final class SuperstepLoop {
         directory.write(JobLayout.row(worker.partitions(), worker.index()), JobLayout.rowBytes(worker.partitions()));
         values = worker.job().raddress(header.valuesAt()).map(valueBytes * from, Math.max(valueBytes * size, 8), MapFlags.NONE);
         values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
-        if (program.readsOtherValues()) {
+        if (declared.readsOtherValues()) {
             snapshots = new ValueSnapshots(worker.job().raddress(header.valuesAt()), valueBytes, header.vertices(), from, size, values.segment(),
                     worker.shared());
         }
@@ -211,10 +213,10 @@ final class SuperstepLoop {
         Arrays.fill(computedWords, -1L);
     }
 
-    /** Whether local vertex {@code u} accepts messages, as its value stands (the program declares {@link VertexProgram#acceptsMessages}). */
+    /** Whether local vertex {@code u} accepts messages, as its value stands (the program declares {@link Declaration#accepting}). */
     private boolean accepts(int u) {
         probe.wrap(values.segment(), u * valueBytes);
-        return program.acceptsMessages(probe);
+        return declared.accepts(probe);
     }
 
     /**

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Every vertex's value as the previous superstep left it, for a program that reads other
- * vertices' values ({@link VertexProgram#readsOtherValues()}): pointer jumping through a
+ * vertices' values ({@link Declaration#readingOtherValues()}): pointer jumping through a
  * label array in RStore. The job's values segment then holds two more copies of the whole
  * value array after its own, one per superstep parity. After superstep s each worker writes
  * its slice into copy {@code s & 1} (from the memory its values are mapped on, so nothing

@@ -21,8 +21,8 @@ final class VertexContext implements VertexProgram.Context {
     private final long vertexCount;
     private final long edgeCount;
     private final long valueBytes;
-    private final VertexProgram.Sends sends;
-    private final boolean onceOnly; // one send a superstep, of one kind (Sends.broadcasts)
+    private final Declaration.Sending sending;
+    private final boolean onceOnly; // one send a superstep, of one kind (Sending.broadcasts)
     private final boolean toAll;    // and that kind is sendToAllNeighbours
     private final boolean oneValue; // messages are one 8-byte value: sent without the outgoing record
     private final Combiner combiner;
@@ -59,11 +59,13 @@ final class VertexContext implements VertexProgram.Context {
         this.vertexCount = worker.header().vertices();
         this.edgeCount = worker.header().edges();
         this.valueBytes = worker.header().valueBytes();
-        this.sends = program.sends();
-        this.onceOnly = sends.broadcasts();
-        this.toAll = sends == VertexProgram.Sends.ALL_NEIGHBOURS_ONCE;
-        this.combiner = program.combiner();
-        RecordLayout messageLayout = program.messageLayout();
+        Declaration declared = worker.declared();
+        this.sending = declared.sending();
+        this.onceOnly = sending.broadcasts();
+        this.toAll = sending == Declaration.Sending.ALONG_ALL_EDGES;
+        this.combiner = declared.combiner();
+        // a program that sends nothing gets flyweights of one long, which its channel never takes
+        RecordLayout messageLayout = declared.message() != null ? declared.message() : RecordLayout.LONG;
         this.doubles = combiner instanceof DoubleCombiner d && messageLayout.isSingle(RecordLayout.Type.DOUBLE) ? d : null;
         this.longs = combiner instanceof LongCombiner l && messageLayout.isSingle(RecordLayout.Type.LONG) ? l : null;
         this.doubleMessages = doubles != null;
@@ -77,13 +79,13 @@ final class VertexContext implements VertexProgram.Context {
         this.globalValues = new long[worker.header().globals()];
         this.halted = halted;
         this.shared = worker.shared();
-        this.value = new RecordView(program.valueLayout()).wrap(values, 0);
+        this.value = new RecordView(declared.value()).wrap(values, 0);
         this.snapshots = snapshots;
-        this.otherValue = new RecordView(program.valueLayout());
+        this.otherValue = new RecordView(declared.value());
         if (snapshots != null) {
             otherValue.wrap(snapshots.all().asReadOnly(), 0); // others' values, shared by this process's workers: not to be written
         }
-        this.singleLongValues = program.valueLayout().isSingle(RecordLayout.Type.LONG);
+        this.singleLongValues = declared.value().isSingle(RecordLayout.Type.LONG);
         this.outgoing = RecordView.allocate(messageLayout);
     }
 
@@ -181,7 +183,7 @@ final class VertexContext implements VertexProgram.Context {
     /** Where vertex's record is in the snapshot, once the call is known to be allowed. */
     private long snapshotAt(int vertex, String what) {
         if (snapshots == null) {
-            throw new IllegalStateException(what + "(vertex) needs a program that declares readsOtherValues()");
+            throw new IllegalStateException(what + "(vertex) needs a program that declares Declaration.readingOtherValues()");
         }
         WorkerGraph.requireVertex(what, vertex, vertexCount);
         return vertex * valueBytes;
@@ -294,7 +296,7 @@ final class VertexContext implements VertexProgram.Context {
     @Override
     public void sendTo(int target, RecordView message) {
         if (onceOnly) {
-            throw new IllegalStateException("this program declares Sends." + sends + ", so it may not send to a vertex id");
+            throw new IllegalStateException("this program declares Sending." + sending + ", so it may not send to a vertex id");
         }
         if (target < 0 || target >= vertexCount) {
             throw new IndexOutOfBoundsException("no vertex " + target + ": internal ids are 0.." + (vertexCount - 1));
@@ -312,7 +314,7 @@ final class VertexContext implements VertexProgram.Context {
     @Override
     public void sendToAllNeighbours(RecordView message) {
         if (onceOnly && !toAll) {
-            throw new IllegalStateException("this program declares Sends." + sends + ", so it may not send to all neighbours");
+            throw new IllegalStateException("this program declares Sending." + sending + ", so it may not send to all neighbours");
         }
         if (graph.directed()) {
             graph.inEdges("sendToAllNeighbours()");
@@ -321,17 +323,17 @@ final class VertexContext implements VertexProgram.Context {
         messagesSent += channel.sendAlongEdges(local, message.memory(), message.base(), true);
     }
 
-    /** A program that declares one send a superstep ({@link VertexProgram.Sends#broadcasts}) sends once, and of the kind it declared. */
+    /** A program that declares one send a superstep ({@link Declaration.Sending#broadcasts}) sends once, and of the kind it declared. */
     private void sendOnce(boolean toAllNeighbours) {
         if (!onceOnly) {
             return;
         }
         if (toAllNeighbours != toAll) {
-            throw new IllegalStateException("this program declares Sends." + sends + ", so it sends with "
+            throw new IllegalStateException("this program declares Sending." + sending + ", so it sends with "
                     + (toAll ? "sendToAllNeighbours" : "sendToOutNeighbours") + " only");
         }
         if (sent) {
-            throw new IllegalStateException("this program declares Sends." + sends + ", so a vertex sends along its edges at most once per superstep");
+            throw new IllegalStateException("this program declares Sending." + sending + ", so a vertex sends along its edges at most once per superstep");
         }
         sent = true;
     }

@@ -6,24 +6,23 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * A Pregel vertex program. Each vertex holds a value record ({@link #valueLayout()}, zeroed
- * at the start) and receives message records ({@link #messageLayout()}). {@link #compute}
- * runs for every vertex in superstep 0 and afterwards for every vertex that has messages or
- * has not voted to halt; messages sent in superstep k arrive in superstep k+1. With a
- * {@link #combiner()} a vertex sees one combined message, without one it reads them all.
+ * A Pregel vertex program. It says what it computes with in one {@link Declaration}: each
+ * vertex holds a value record (zeroed at the start), messages are records, combined or not,
+ * sent as the declaration allows; and what {@code compute} reads besides its own vertex.
+ * {@link #compute} runs for every vertex in superstep 0 and afterwards for every vertex that
+ * has messages or has not voted to halt; messages sent in superstep k arrive in superstep
+ * k+1. With a combiner a vertex sees one combined message, without one it reads them all.
  * Aggregators are global sums, minima or maxima, read by {@link #masterCompute} after each
  * superstep and by every vertex in the next; the master step may set global values every
- * vertex reads next superstep, and decides when to stop.
- *
- * <p>A program states what it sends; the engine chooses how to deliver it (see
- * {@link #sends()} and {@link Messaging}).
+ * vertex reads next superstep, and decides when to stop. The engine decides how to run the
+ * program from its declaration ({@link Messaging}).
  *
  * <pre>{@code
  * // every vertex learns the largest original id among its in-neighbours
  * public final class MaxInNeighbour implements VertexProgram {
- *     public RecordLayout valueLayout() { return RecordLayout.LONG; }
- *     public RecordLayout messageLayout() { return RecordLayout.LONG; }
- *     public Combiner combiner() { return LongCombiner.MAX; }
+ *     public Declaration declaration() {
+ *         return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MAX).sendingAlongOutEdges();
+ *     }
  *     public void compute(Context ctx) {
  *         if (ctx.superstep() == 0) {
  *             ctx.value().setLong(0, -1);
@@ -40,68 +39,13 @@ public interface VertexProgram {
 
     void compute(Context ctx);
 
-    /** What a vertex holds; {@link RecordLayout#DOUBLE} unless the program says otherwise. */
-    default RecordLayout valueLayout() {
-        return RecordLayout.DOUBLE;
-    }
-
-    /** What a message holds; {@link RecordLayout#DOUBLE} unless the program says otherwise. */
-    default RecordLayout messageLayout() {
-        return RecordLayout.DOUBLE;
-    }
-
-    /** Combines messages to the same vertex before delivery; null to deliver each message. */
-    default Combiner combiner() {
-        return null;
-    }
-
-    /** What the program's sends may be: the engine's choice of delivery depends on it. */
-    enum Sends {
-        /** Anything: to any vertex id, to out- or to all neighbours, any number of times. */
-        ANY,
-        /**
-         * At most one {@link Context#sendToOutNeighbours} per vertex and superstep, and no
-         * other send. With a {@link DoubleCombiner} or {@link LongCombiner} over one value
-         * the engine may then move one value per sending vertex and combine along in-edges
-         * ({@link Messaging#GATHER}) when the senders are many, and push when they are few,
-         * choosing per superstep ({@link Messaging#HYBRID}), as a BFS's frontier wants.
-         */
-        OUT_NEIGHBOURS_ONCE,
-        /**
-         * As {@link #OUT_NEIGHBOURS_ONCE}, and most vertices send in every superstep, as
-         * PageRank's do: the engine gathers every superstep ({@link Messaging#GATHER}) and
-         * sets up nothing for pushing, which would cost it memory and setup time for nothing.
-         */
-        OUT_NEIGHBOURS_ONCE_DENSE,
-        /**
-         * At most one {@link Context#sendToAllNeighbours} per vertex and superstep, and no
-         * other send, as label propagation's: like {@link #OUT_NEIGHBOURS_ONCE}, gathered
-         * along in- and out-edges. Needs {@link #needsInEdges()} on a directed graph.
-         */
-        ALL_NEIGHBOURS_ONCE,
-        /**
-         * As {@link #OUT_NEIGHBOURS_ONCE}, and each out-neighbour receives the value sent plus
-         * the weight of the edge to it (1 on an unweighted graph): a shortest-path
-         * relaxation, {@code sendToOutNeighbours(d)} for d + w along every out-edge. Messages
-         * of one double with a {@link DoubleCombiner}; gathered along in-edges with their
-         * weights.
-         */
-        OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT,
-        /**
-         * No messages at all: the program reads what it needs instead (other vertices' values,
-         * {@link #readsOtherValues()}; their edges, {@link #readsNeighbourhoods()}), as label
-         * propagation does. The engine sets up no mailboxes, and a send fails.
-         */
-        NOTHING;
-
-        /** Whether a vertex sends one value at most once a superstep, along its out-edges or all its edges, and nothing else. */
-        public boolean broadcasts() {
-            return this != ANY && this != NOTHING;
-        }
-    }
-
-    default Sends sends() {
-        return Sends.ANY;
+    /**
+     * What the program computes with: its records, its messages and how they travel, what it
+     * reads ({@link Declaration}). Asked once a job. Unless the program says otherwise: a
+     * double a vertex, and messages of one double, sent anyhow and each delivered.
+     */
+    default Declaration declaration() {
+        return Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.DOUBLE);
     }
 
     /**
@@ -122,53 +66,6 @@ public interface VertexProgram {
     }
 
     /**
-     * Whether a vertex holding {@code value} would use messages (Ligra's {@code cond}): one
-     * that would not gets none and is not woken by them, as a vertex BFS has reached. The
-     * engine then skips it when it combines, so a superstep that gathers reads only the
-     * in-edges of vertices that accept. Asked for every vertex at the start of each
-     * superstep after the first; true unless the program says otherwise.
-     */
-    default boolean acceptsMessages(RecordView value) {
-        return true;
-    }
-
-    /**
-     * True if every vertex that sends in a superstep sends the same value (BFS: the next
-     * level), so a receiver needs only to know whether any in-neighbour sent. A superstep
-     * that gathers then stops at a vertex's first in-neighbour that sent, as a bottom-up
-     * BFS does (Beamer et al.). Only for {@link Sends#OUT_NEIGHBOURS_ONCE} and
-     * {@link Sends#ALL_NEIGHBOURS_ONCE}. A gathering or hybrid job whose vertices send
-     * different values in one superstep fails, saying so: a worker checks its own vertices,
-     * and the receivers check that the partitions they gather from sent the same value
-     * (pushed messages are combined in full, so pushing needs no such check).
-     */
-    default boolean sendsOneValueEachSuperstep() {
-        return false;
-    }
-
-    /**
-     * True if {@code compute} reads other vertices' values ({@link Context#valueOf}): a
-     * parent pointer's parent, as union-find's pointer jumping does. Each worker then writes
-     * all its values (computed or not) to RStore after every superstep and reads every partition's back at the
-     * start of the next, the whole value array (vertex count times the value's bytes) a
-     * worker and superstep.
-     */
-    default boolean readsOtherValues() {
-        return false;
-    }
-
-    /**
-     * True if {@code compute} reads other vertices' edges ({@link Context#outNeighbours},
-     * {@link Context#inNeighbours}): a triangle's third side, looked up instead of asked for
-     * by message. Each worker then reads every vertex's edge offsets (16 bytes a vertex, one
-     * copy per process), and any vertex's lists, its own partition's too, on demand through
-     * a cache of at most {@code --neighbourhood-cache} bytes.
-     */
-    default boolean readsNeighbourhoods() {
-        return false;
-    }
-
-    /**
      * Bytes of memory the program holds itself in each worker at its peak, beyond what the
      * engine keeps for it (values, messages, edges), on a graph of {@code vertices} and
      * {@code edges} cut into {@code workers} partitions: what {@code --estimate} adds for
@@ -185,11 +82,6 @@ public interface VertexProgram {
      */
     default long processBytes(long vertices, long edges) {
         return 0;
-    }
-
-    /** True if {@code compute} reads in-edges or sends to all neighbours: each worker reads its vertices' in-edges (stored with a directed graph) at setup. */
-    default boolean needsInEdges() {
-        return false;
     }
 
     default List<Aggregator> aggregators() {
@@ -247,7 +139,7 @@ public interface VertexProgram {
 
         int outDegree();
 
-        /** Needs {@link #needsInEdges()}. */
+        /** Needs {@link Declaration#readingInEdges()}. */
         int inDegree();
 
         /** Whether the graph is directed; on an undirected one {@link #inEdges()} are the out-edges. */
@@ -259,7 +151,7 @@ public interface VertexProgram {
         /**
          * Vertex {@code vertex}'s value as the previous superstep left it (in superstep 0, as
          * every value starts: zero), whichever partition holds it; this vertex's own too,
-         * unchanged by what {@link #value()} wrote since. Needs {@link #readsOtherValues()}.
+         * unchanged by what {@link #value()} wrote since. Needs {@link Declaration#readingOtherValues()}.
          * The same read-only flyweight each call.
          */
         RecordView valueOf(int vertex);
@@ -286,24 +178,24 @@ public interface VertexProgram {
         long messageLong();
 
         /**
-         * Any vertex's out-neighbours, ascending; needs {@link #readsNeighbourhoods()}. The same
+         * Any vertex's out-neighbours, ascending; needs {@link Declaration#readingNeighbourhoods()}. The same
          * flyweight each call, re-pointed; what {@link #inNeighbours} returned stays valid.
          */
         Neighbours outNeighbours(int vertex);
 
-        /** Any vertex's in-neighbours, ascending (out-neighbours on an undirected graph); needs {@link #readsNeighbourhoods()}. */
+        /** Any vertex's in-neighbours, ascending (out-neighbours on an undirected graph); needs {@link Declaration#readingNeighbourhoods()}. */
         Neighbours inNeighbours(int vertex);
 
-        /** Any vertex's out-degree; needs {@link #readsNeighbourhoods()}. */
+        /** Any vertex's out-degree; needs {@link Declaration#readingNeighbourhoods()}. */
         int outDegreeOf(int vertex);
 
-        /** Any vertex's in-degree (out-degree on an undirected graph); needs {@link #readsNeighbourhoods()}. */
+        /** Any vertex's in-degree (out-degree on an undirected graph); needs {@link Declaration#readingNeighbourhoods()}. */
         int inDegreeOf(int vertex);
 
         /** Out-edges of this vertex; restarts at the first edge each call. */
         Edges outEdges();
 
-        /** In-edges of this vertex ({@link Edges#target()} is the source); needs {@link #needsInEdges()}. */
+        /** In-edges of this vertex ({@link Edges#target()} is the source); needs {@link Declaration#readingInEdges()}. */
         Edges inEdges();
 
         /** A cleared message to fill and send; the same flyweight each call. */
@@ -328,7 +220,7 @@ public interface VertexProgram {
         /**
          * Sends {@code message} along every out-edge and every in-edge: on a directed graph a
          * neighbour joined both ways gets it twice. On a graph imported undirected, the same
-         * as {@link #sendToOutNeighbours}. Needs {@link #needsInEdges()} on a directed graph.
+         * as {@link #sendToOutNeighbours}. Needs {@link Declaration#readingInEdges()} on a directed graph.
          */
         void sendToAllNeighbours(RecordView message);
 

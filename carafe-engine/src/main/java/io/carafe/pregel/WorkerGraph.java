@@ -14,7 +14,7 @@ import io.rstore.RStore;
  * needed and scanned in vertex order (a gathering program that only sends, or one that
  * reads neighbourhoods, may never need them); its vertices' in-edges, where the program
  * needs them on a directed graph; and any vertex's neighbourhood, where the program reads
- * them ({@link VertexProgram#readsNeighbourhoods}).
+ * them ({@link Declaration#readingNeighbourhoods}).
  */
 final class WorkerGraph implements AutoCloseable {
     private final RStore rstore;
@@ -29,14 +29,14 @@ final class WorkerGraph implements AutoCloseable {
     private VertexRecords records; // original ids, when asked for before (or without) the partition's edges
     private int[] outDegrees; // by local vertex, when a gather counted them: no scan needed
 
-    WorkerGraph(RStore rstore, JobLayout.Header header, int from, int size, VertexProgram program, GatheredArrays shared) {
+    WorkerGraph(RStore rstore, JobLayout.Header header, int from, int size, Declaration declared, GatheredArrays shared) {
         this.rstore = rstore;
         this.name = header.graph();
         this.from = from;
         this.size = size;
         this.directed = CarafeGraph.header(rstore, name).directed();
-        this.inEdges = program.needsInEdges() && directed ? InEdgeLists.read(rstore, name, from, from + size, true) : null;
-        if (program.readsNeighbourhoods()) {
+        this.inEdges = declared.readsInEdges() && directed ? InEdgeLists.read(rstore, name, from, from + size, true) : null;
+        if (declared.readsNeighbourhoods()) {
             EdgeOffsets offsets = shared.edgeOffsets(() -> EdgeOffsets.read(rstore, name));
             this.neighbourhoods = new NeighbourhoodReader(rstore, name, offsets, header.neighbourhoodCacheBytes());
         } else {
@@ -113,7 +113,7 @@ final class WorkerGraph implements AutoCloseable {
     /** The in-edges of the local vertices, or an error naming {@code what} needs them. */
     InEdgeLists inEdges(String what) {
         if (inEdges == null) {
-            throw new IllegalStateException(what + " on a directed graph needs a program that declares needsInEdges()");
+            throw new IllegalStateException(what + " on a directed graph needs a program that declares Declaration.readingInEdges()");
         }
         return inEdges;
     }
@@ -126,7 +126,7 @@ final class WorkerGraph implements AutoCloseable {
     /** The reader of any vertex's neighbourhood, once the call {@code what} about {@code vertex} is known to be allowed. */
     NeighbourhoodReader neighbourhoods(String what, int vertex, long vertexCount) {
         if (neighbourhoods == null) {
-            throw new IllegalStateException(what + "(vertex) needs a program that declares readsNeighbourhoods()");
+            throw new IllegalStateException(what + "(vertex) needs a program that declares Declaration.readingNeighbourhoods()");
         }
         requireVertex(what, vertex, vertexCount);
         return neighbourhoods;

@@ -12,7 +12,7 @@ import java.lang.foreign.Arena;
  * share. The message channels are built from it.
  */
 record WorkerJob(Namespace job, Mapping directory, JobLayout.Header header, Partitioning partitioning, int index, VertexProgram program,
-                 WorkerGraph graph, Arena arena, GatheredArrays shared) {
+                 Declaration declared, WorkerGraph graph, Arena arena, GatheredArrays shared) {
 
     int partitions() {
         return partitioning.partitions();
@@ -30,12 +30,12 @@ record WorkerJob(Namespace job, Mapping directory, JobLayout.Header header, Part
 
     /** The push side's mailboxes for this worker, its outbox row and inbox column: combining with a combiner, else packed. */
     Mailboxes mailboxes() {
-        return program.combiner() != null ? combiningMailboxes() : new PackedMailboxes(job, directory, partitioning, index, program.messageLayout(),
+        return declared.combiner() != null ? combiningMailboxes() : new PackedMailboxes(job, directory, partitioning, index, declared.message(),
                 MailboxLayout.PAGE_BYTES);
     }
 
     CombiningMailboxes combiningMailboxes() {
-        return new CombiningMailboxes(job, directory, partitioning, index, header.vertices(), program.messageLayout(), program.combiner(), arena,
+        return new CombiningMailboxes(job, directory, partitioning, index, header.vertices(), declared.message(), declared.combiner(), arena,
                 MailboxLayout.PAGE_BYTES);
     }
 }

@@ -63,35 +63,16 @@ class CheckpointsTest {
                 e.getMessage());
     }
 
-    private static VertexProgram program(VertexProgram.Sends sends, Combiner combiner, RecordLayout message) {
-        return new VertexProgram() {
-            @Override
-            public void compute(Context ctx) {
-            }
-
-            @Override
-            public Sends sends() {
-                return sends;
-            }
-
-            @Override
-            public Combiner combiner() {
-                return combiner;
-            }
-
-            @Override
-            public RecordLayout messageLayout() {
-                return message;
-            }
-        };
-    }
-
     /** Auto: gather for one value each vertex sends along out-edges (dense), hybrid where a combiner allows both, push otherwise. */
     @Test
     void shouldResolveAutoByWhatTheProgramSends() {
-        assertEquals(Messaging.GATHER, Messaging.AUTO.resolve(program(VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_DENSE, DoubleCombiner.SUM, RecordLayout.DOUBLE)));
-        assertEquals(Messaging.HYBRID, Messaging.AUTO.resolve(program(VertexProgram.Sends.OUT_NEIGHBOURS_ONCE, LongCombiner.MIN, RecordLayout.LONG)));
-        assertEquals(Messaging.HYBRID, Messaging.AUTO.resolve(program(VertexProgram.Sends.ALL_NEIGHBOURS_ONCE, LongCombiner.MIN, RecordLayout.LONG)));
-        assertEquals(Messaging.PUSH, Messaging.AUTO.resolve(program(VertexProgram.Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT, LongCombiner.MIN, RecordLayout.LONG)));
+        assertEquals(Messaging.GATHER, Messaging.AUTO.resolve(
+                Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.DOUBLE, DoubleCombiner.SUM).sendingAlongOutEdges().dense()));
+        assertEquals(Messaging.HYBRID, Messaging.AUTO.resolve(
+                Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongOutEdges()));
+        assertEquals(Messaging.HYBRID, Messaging.AUTO.resolve(
+                Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongAllEdges()));
+        assertEquals(Messaging.PUSH, Messaging.AUTO.resolve(
+                Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongOutEdges().plusWeight()));
     }
 }

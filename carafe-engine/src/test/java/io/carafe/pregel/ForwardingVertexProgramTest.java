@@ -13,9 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A forwarding program keeps every declaration of the program it wraps, including any
- * VertexProgram gains later, and the engine asks a wrapped program's acceptsMessages only
- * when the program (or the wrapper) declares it.
+ * A forwarding program keeps everything the program it wraps says of itself, including any
+ * method VertexProgram gains later, and its declaration whole: which vertices accept
+ * messages among the rest.
  */
 class ForwardingVertexProgramTest {
 
@@ -47,24 +47,12 @@ class ForwardingVertexProgramTest {
         }
 
         @Override
-        public RecordLayout valueLayout() {
-            return RecordLayout.LONG;
+        public Declaration declaration() {
+            return declared;
         }
 
-        @Override
-        public RecordLayout messageLayout() {
-            return RecordLayout.LONG;
-        }
-
-        @Override
-        public Combiner combiner() {
-            return LongCombiner.MIN;
-        }
-
-        @Override
-        public Sends sends() {
-            return Sends.ALL_NEIGHBOURS_ONCE;
-        }
+        final Declaration declared = Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongAllEdges()
+                .sameValueEachSuperstep().accepting(value -> false).readingOtherValues();
 
         final int[] starts = {7};
 
@@ -76,26 +64,6 @@ class ForwardingVertexProgramTest {
         @Override
         public void initialValue(RecordView value) {
             value.setLong(0, 41);
-        }
-
-        @Override
-        public boolean acceptsMessages(RecordView value) {
-            return false;
-        }
-
-        @Override
-        public boolean sendsOneValueEachSuperstep() {
-            return true;
-        }
-
-        @Override
-        public boolean needsInEdges() {
-            return true;
-        }
-
-        @Override
-        public boolean readsOtherValues() {
-            return true;
         }
 
         @Override
@@ -138,18 +106,11 @@ class ForwardingVertexProgramTest {
         assertSame(program, w.delegate());
         w.compute(null);
         assertTrue(program.computed);
-        assertSame(RecordLayout.LONG, w.valueLayout());
-        assertSame(RecordLayout.LONG, w.messageLayout());
-        assertSame(LongCombiner.MIN, w.combiner());
-        assertSame(VertexProgram.Sends.ALL_NEIGHBOURS_ONCE, w.sends());
-        assertFalse(w.acceptsMessages(null));
+        assertSame(program.declared, w.declaration(), "the declaration: records, combiner, sending, acceptance, what it reads");
         assertSame(program.starts, w.startVertices());
         RecordView initial = RecordView.allocate(RecordLayout.LONG);
         w.initialValue(initial);
         assertEquals(41, initial.getLong(0));
-        assertTrue(w.sendsOneValueEachSuperstep());
-        assertTrue(w.needsInEdges());
-        assertTrue(w.readsOtherValues());
         assertSame(program.aggregators, w.aggregators());
         assertEquals(3, w.globals());
         assertEquals("declaring", w.spec());
@@ -160,20 +121,22 @@ class ForwardingVertexProgramTest {
         assertEquals("formatted", out.toString());
     }
 
+    /** Which vertices accept messages is part of the declaration, so a wrapper keeps it, at any depth, and one may declare its own. */
     @Test
-    void shouldAskAWrappedProgramsAcceptanceOnlyWhenItIsDeclared() {
+    void shouldKeepAWrappedProgramsAcceptance() {
         VertexProgram silent = ctx -> { };
-        assertFalse(PartitionWorker.declaresAcceptance(silent));
-        assertFalse(PartitionWorker.declaresAcceptance(new Wrapper(silent)), "the wrapper alone declares nothing");
-        assertFalse(PartitionWorker.declaresAcceptance(new Wrapper(new Wrapper(silent))));
-        assertTrue(PartitionWorker.declaresAcceptance(new Declaring()));
-        assertTrue(PartitionWorker.declaresAcceptance(new Wrapper(new Declaring())));
+        assertTrue(new Wrapper(silent).declaration().acceptsAll(), "the wrapper alone declares nothing");
+        assertTrue(new Wrapper(new Wrapper(silent)).declaration().acceptsAll());
+        RecordView value = RecordView.allocate(RecordLayout.LONG);
+        assertFalse(new Declaring().declaration().acceptsAll());
+        assertFalse(new Wrapper(new Wrapper(new Declaring())).declaration().accepts(value));
         VertexProgram overriding = new ForwardingVertexProgram(silent) {
             @Override
-            public boolean acceptsMessages(RecordView value) {
-                return false;
+            public Declaration declaration() {
+                return super.declaration().accepting(v -> false);
             }
         };
-        assertTrue(PartitionWorker.declaresAcceptance(overriding), "a wrapper that answers itself declares it");
+        assertFalse(overriding.declaration().acceptsAll(), "a wrapper that answers itself declares it");
+        assertFalse(overriding.declaration().accepts(value));
     }
 }

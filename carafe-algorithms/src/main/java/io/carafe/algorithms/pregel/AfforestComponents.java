@@ -1,7 +1,7 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.pregel.Aggregator;
-import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
@@ -72,28 +72,8 @@ public final class AfforestComponents implements VertexProgram {
     private static final int RENAMED_ROOTS = 2; // roots whose original id is not their internal id
 
     @Override
-    public RecordLayout valueLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public RecordLayout messageLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public Combiner combiner() {
-        return LongCombiner.MIN;
-    }
-
-    @Override
-    public boolean needsInEdges() {
-        return true;
-    }
-
-    @Override
-    public boolean readsOtherValues() {
-        return true;
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).readingOtherValues().readingInEdges();
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.carafe.algorithms.pregel;
 import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.importer.GraphFile;
-import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
@@ -25,38 +25,15 @@ public final class BreadthFirstSearch implements VertexProgram {
     }
 
     @Override
-    public RecordLayout valueLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public RecordLayout messageLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public Combiner combiner() {
-        return LongCombiner.MIN;
+    public Declaration declaration() {
+        // every sender of a superstep sends the next level; a reached vertex takes no more
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongOutEdges()
+                .sameValueEachSuperstep().accepting(depth -> depth.getLong(0) == UNREACHED);
     }
 
     /** A vertex sends its level once, when first reached: the engine may then choose push or gather per superstep. */
-    @Override
-    public Sends sends() {
-        return Sends.OUT_NEIGHBOURS_ONCE;
-    }
-
     /** Every vertex reached in a superstep sends the same next level: one sending in-neighbour is enough (bottom-up when gathered). */
-    @Override
-    public boolean sendsOneValueEachSuperstep() {
-        return true;
-    }
-
     /** A vertex reached already has its level: later messages cannot change it, so it takes none. */
-    @Override
-    public boolean acceptsMessages(RecordView depth) {
-        return depth.getLong(0) == UNREACHED;
-    }
-
     /** The search starts at the source alone; every other vertex starts unreached and halted. */
     @Override
     public int[] startVertices() {

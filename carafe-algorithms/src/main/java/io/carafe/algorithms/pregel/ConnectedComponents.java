@@ -3,7 +3,7 @@ package io.carafe.algorithms.pregel;
 import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.importer.GraphFile;
-import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
@@ -20,31 +20,11 @@ import java.util.function.IntFunction;
 public final class ConnectedComponents implements VertexProgram {
 
     @Override
-    public RecordLayout valueLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public RecordLayout messageLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public Combiner combiner() {
-        return LongCombiner.MIN;
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongAllEdges();
     }
 
     /** One label a superstep to every neighbour: the engine may push or gather it, superstep by superstep. */
-    @Override
-    public Sends sends() {
-        return Sends.ALL_NEIGHBOURS_ONCE;
-    }
-
-    @Override
-    public boolean needsInEdges() {
-        return true;
-    }
-
     @Override
     public void compute(Context ctx) {
         RecordView label = ctx.value();

@@ -3,6 +3,7 @@ package io.carafe.algorithms.pregel;
 import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.importer.GraphFile;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
@@ -37,23 +38,8 @@ public final class LabelPropagation implements VertexProgram {
     }
 
     @Override
-    public RecordLayout valueLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public Sends sends() {
-        return Sends.NOTHING;
-    }
-
-    @Override
-    public boolean needsInEdges() {
-        return true;
-    }
-
-    @Override
-    public boolean readsOtherValues() {
-        return true;
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).readingOtherValues().readingInEdges();
     }
 
     @Override

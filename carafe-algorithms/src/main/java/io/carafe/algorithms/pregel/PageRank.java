@@ -4,8 +4,9 @@ import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.importer.GraphFile;
 import io.carafe.pregel.Aggregator;
-import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.DoubleCombiner;
+import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
 import java.util.List;
@@ -78,13 +79,9 @@ public final class PageRank implements VertexProgram {
     }
 
     @Override
-    public Combiner combiner() {
-        return DoubleCombiner.SUM;
-    }
-
-    @Override
-    public Sends sends() {
-        return Sends.OUT_NEIGHBOURS_ONCE_DENSE; // every vertex, every superstep: gathered
+    public Declaration declaration() {
+        // every vertex sends its share along its out-edges every superstep: gathered
+        return Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.DOUBLE, DoubleCombiner.SUM).sendingAlongOutEdges().dense();
     }
 
     @Override

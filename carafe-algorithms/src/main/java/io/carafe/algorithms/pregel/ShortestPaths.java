@@ -3,8 +3,9 @@ package io.carafe.algorithms.pregel;
 import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.importer.GraphFile;
-import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.DoubleCombiner;
+import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
 
@@ -13,7 +14,7 @@ import java.util.function.IntFunction;
 /**
  * Single-source shortest paths as a vertex program (Bellman-Ford rounds): a vertex whose
  * distance improves sends distance + weight along each out-edge (declared as
- * {@link Sends#OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT}: it sends its distance, the engine adds the
+ * {@link Declaration#plusWeight}: it sends its distance, the engine adds the
  * weights); the min combiner keeps one message per target. Unreached vertices keep +Infinity (LDBC's "infinity").
  */
 public final class ShortestPaths implements VertexProgram {
@@ -58,13 +59,8 @@ public final class ShortestPaths implements VertexProgram {
 
     /** A relaxation: the engine adds each edge's weight, and may push or gather, superstep by superstep. */
     @Override
-    public Sends sends() {
-        return Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
-    }
-
-    @Override
-    public Combiner combiner() {
-        return DoubleCombiner.MIN;
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.DOUBLE, DoubleCombiner.MIN).sendingAlongOutEdges().plusWeight();
     }
 
     /** As carafe dijkstra writes distances: an integer as an integer, unreachable as {@code inf}. */

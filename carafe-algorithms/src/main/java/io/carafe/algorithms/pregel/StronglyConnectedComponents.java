@@ -5,6 +5,7 @@ import io.carafe.algorithms.references.Verdict;
 import io.carafe.importer.GraphFile;
 import io.carafe.pregel.Aggregator;
 import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
@@ -52,16 +53,6 @@ public final class StronglyConnectedComponents implements VertexProgram {
     private static final long FORWARD = 0;
     private static final long BACKWARD = 1;
 
-    @Override
-    public RecordLayout valueLayout() {
-        return VALUE;
-    }
-
-    @Override
-    public RecordLayout messageLayout() {
-        return MESSAGE;
-    }
-
     /** The message of the smallest key, label and all: MIN over the key, carrying the rest of the record. */
     static final Combiner SMALLEST_KEY = new Combiner() {
         @Override
@@ -80,13 +71,8 @@ public final class StronglyConnectedComponents implements VertexProgram {
     };
 
     @Override
-    public Combiner combiner() {
-        return SMALLEST_KEY;
-    }
-
-    @Override
-    public boolean needsInEdges() {
-        return true;
+    public Declaration declaration() {
+        return Declaration.values(VALUE).messages(MESSAGE, SMALLEST_KEY).readingInEdges();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.carafe.algorithms.references.References;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.graph.Neighbours;
 import io.carafe.importer.GraphFile;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.RecordView;
@@ -51,23 +52,8 @@ public final class Triangles implements VertexProgram {
     }
 
     @Override
-    public RecordLayout valueLayout() {
-        return VALUE;
-    }
-
-    @Override
-    public RecordLayout messageLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public LongCombiner combiner() {
-        return LongCombiner.SUM;
-    }
-
-    @Override
-    public boolean readsNeighbourhoods() {
-        return true;
+    public Declaration declaration() {
+        return Declaration.values(VALUE).messages(RecordLayout.LONG, LongCombiner.SUM).readingNeighbourhoods();
     }
 
     /** The job's workers in a process share one oriented graph ({@link Orientation}): ranks, places, lengths, sort keys, and 4 bytes an edge. */

@@ -6,6 +6,7 @@ import io.carafe.graph.EdgeLayout;
 import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.ImportOptions;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
 import io.carafe.pregel.VertexProgram;
@@ -121,7 +122,7 @@ class AfforestComponentsTest extends GraphTestBase {
         try (GraphFile g = load("wiki-refuse", shared("snap/wiki-Vote.txt"), ImportOptions.defaults())) {
             VertexProgram undeclared = ctx -> ctx.valueOf(0);
             PregelException e = assertThrows(PregelException.class, () -> run("wiki-refuse", undeclared, 2).close());
-            assertTrue(messages(e).contains("valueOf(vertex) needs a program that declares readsOtherValues()"), messages(e));
+            assertTrue(messages(e).contains("valueOf(vertex) needs a program that declares Declaration.readingOtherValues()"), messages(e));
             VertexProgram outside = new NeighbourSums(3) {
                 @Override
                 public void compute(Context ctx) {

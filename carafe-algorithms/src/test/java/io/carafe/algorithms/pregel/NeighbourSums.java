@@ -1,5 +1,6 @@
 package io.carafe.algorithms.pregel;
 
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.RecordLayout;
 import io.carafe.pregel.VertexProgram;
 
@@ -19,13 +20,8 @@ class NeighbourSums implements VertexProgram {
     }
 
     @Override
-    public RecordLayout valueLayout() {
-        return RecordLayout.LONG;
-    }
-
-    @Override
-    public boolean readsOtherValues() {
-        return true;
+    public Declaration declaration() {
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.DOUBLE).readingOtherValues();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.carafe.algorithms.pregel;
 
 import io.carafe.algorithms.GraphTestBase;
-
 import io.carafe.algorithms.online.Dijkstra;
 import io.carafe.algorithms.references.References;
 import io.carafe.graph.CarafeGraph;
@@ -9,13 +8,15 @@ import io.carafe.graph.VertexLayout;
 import io.carafe.importer.GraphFile;
 import io.carafe.importer.ImportOptions;
 import io.carafe.pregel.Combiner;
+import io.carafe.pregel.Declaration;
 import io.carafe.pregel.DoubleCombiner;
 import io.carafe.pregel.ForwardingVertexProgram;
+import io.carafe.pregel.LongCombiner;
 import io.carafe.pregel.Messaging;
 import io.carafe.pregel.PregelException;
 import io.carafe.pregel.PregelJob;
-import io.carafe.pregel.RecordView;
 import io.carafe.pregel.RecordLayout;
+import io.carafe.pregel.RecordView;
 import io.carafe.pregel.VertexProgram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -176,14 +177,10 @@ class PregelTest extends GraphTestBase {
         }
 
         @Override
-        public Combiner combiner() {
-            return combiner;
+        public Declaration declaration() {
+            return Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.DOUBLE, combiner).sendingAlongOutEdges();
         }
 
-        @Override
-        public Sends sends() {
-            return Sends.OUT_NEIGHBOURS_ONCE;
-        }
     }
 
     /** Calls {@code edge} with (source, target) for every edge of the graph file. */
@@ -268,7 +265,7 @@ class PregelTest extends GraphTestBase {
         }
     }
 
-    /** BFS as a program that takes every message: what the engine does without {@link VertexProgram#acceptsMessages}. */
+    /** BFS as a program that takes every message: what the engine does without {@link Declaration#accepting}. */
     record TakingEveryMessage(BreadthFirstSearch bfs) implements VertexProgram {
         @Override
         public void compute(Context ctx) {
@@ -276,23 +273,8 @@ class PregelTest extends GraphTestBase {
         }
 
         @Override
-        public RecordLayout valueLayout() {
-            return bfs.valueLayout();
-        }
-
-        @Override
-        public RecordLayout messageLayout() {
-            return bfs.messageLayout();
-        }
-
-        @Override
-        public Combiner combiner() {
-            return bfs.combiner();
-        }
-
-        @Override
-        public Sends sends() {
-            return bfs.sends();
+        public Declaration declaration() {
+            return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongOutEdges(); // no accepting
         }
 
         @Override
@@ -464,24 +446,10 @@ class PregelTest extends GraphTestBase {
         }
 
         @Override
-        public RecordLayout valueLayout() {
-            return RecordLayout.LONG;
+        public Declaration declaration() {
+            return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, combiner).sendingAlongOutEdges();
         }
 
-        @Override
-        public RecordLayout messageLayout() {
-            return RecordLayout.LONG;
-        }
-
-        @Override
-        public Combiner combiner() {
-            return combiner;
-        }
-
-        @Override
-        public Sends sends() {
-            return Sends.OUT_NEIGHBOURS_ONCE;
-        }
     }
 
     /** Every vertex with out-edges sends its id as a long; each keeps the largest that reached it, as gathered longs. */
@@ -528,7 +496,7 @@ class PregelTest extends GraphTestBase {
             }
             for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID}) {
                 PregelException e = assertThrows(PregelException.class, () -> run("wiki-one", new OneValue(v -> (long) v), 2, messaging));
-                assertTrue(e.getMessage().contains("declares sendsOneValueEachSuperstep(), but in superstep 0 one vertex sent"), e.getMessage());
+                assertTrue(e.getMessage().contains("declares Declaration.sameValueEachSuperstep, but in superstep 0 one vertex sent"), e.getMessage());
             }
             // one value within each worker, but not the same one: the receivers see it across the partitions' broadcasts
             int split;
@@ -537,18 +505,13 @@ class PregelTest extends GraphTestBase {
             }
             for (Messaging messaging : new Messaging[] {Messaging.GATHER, Messaging.HYBRID}) {
                 PregelException e = assertThrows(PregelException.class, () -> run("wiki-one", new OneValue(v -> v < split ? 5L : 7L), 2, messaging));
-                assertTrue(e.getMessage().contains("declares sendsOneValueEachSuperstep(), but in superstep 0 partition 0 sent 5 (raw bits) and partition 1 sent 7"),
+                assertTrue(e.getMessage().contains("declares Declaration.sameValueEachSuperstep, but in superstep 0 partition 0 sent 5 (raw bits) and partition 1 sent 7"),
                         e.getMessage());
             }
             VertexProgram weighted = new Broadcasting(DoubleCombiner.MIN) {
                 @Override
-                public Sends sends() {
-                    return Sends.OUT_NEIGHBOURS_ONCE_PLUS_WEIGHT;
-                }
-
-                @Override
-                public boolean sendsOneValueEachSuperstep() {
-                    return true;
+                public Declaration declaration() {
+                    return super.declaration().plusWeight().sameValueEachSuperstep();
                 }
 
                 @Override
@@ -557,7 +520,7 @@ class PregelTest extends GraphTestBase {
                 }
             };
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run("wiki-one", weighted, 2));
-            assertTrue(e.getMessage().contains("sendsOneValueEachSuperstep() needs Sends.OUT_NEIGHBOURS_ONCE or ALL_NEIGHBOURS_ONCE"), e.getMessage());
+            assertTrue(e.getMessage().contains("Declaration.sameValueEachSuperstep: a receiver gets the one value sent, but plusWeight adds"), e.getMessage());
         }
     }
 
@@ -571,8 +534,8 @@ class PregelTest extends GraphTestBase {
         }
 
         @Override
-        public boolean sendsOneValueEachSuperstep() {
-            return true;
+        public Declaration declaration() {
+            return super.declaration().sameValueEachSuperstep();
         }
 
         @Override
@@ -638,18 +601,8 @@ class PregelTest extends GraphTestBase {
     /** docs/carafe.md's example: how many of a vertex's out-neighbours link back, read from their own lists. */
     static final class LinksBack implements VertexProgram {
         @Override
-        public RecordLayout valueLayout() {
-            return RecordLayout.LONG;
-        }
-
-        @Override
-        public boolean readsNeighbourhoods() {
-            return true;
-        }
-
-        @Override
-        public Sends sends() {
-            return Sends.NOTHING;
+        public Declaration declaration() {
+            return Declaration.values(RecordLayout.LONG).readingNeighbourhoods(); // sends nothing
         }
 
         @Override
@@ -687,12 +640,12 @@ class PregelTest extends GraphTestBase {
         try (GraphFile g = load("eu-reads", shared("snap/email-Eu-core.txt.gz"), ImportOptions.defaults())) {
             VertexProgram undeclared = new ForwardingVertexProgram(new LinksBack()) {
                 @Override
-                public boolean readsNeighbourhoods() {
-                    return false;
+                public Declaration declaration() {
+                    return Declaration.values(RecordLayout.LONG); // reads neighbourhoods all the same
                 }
             };
             PregelException e = assertThrows(PregelException.class, () -> run("eu-reads", undeclared, 2));
-            assertTrue(e.getMessage().contains("needs a program that declares readsNeighbourhoods()"), e.getMessage());
+            assertTrue(e.getMessage().contains("needs a program that declares Declaration.readingNeighbourhoods()"), e.getMessage());
             VertexProgram sending = new ForwardingVertexProgram(new LinksBack()) {
                 @Override
                 public void compute(Context ctx) {
@@ -700,7 +653,7 @@ class PregelTest extends GraphTestBase {
                 }
             };
             PregelException s = assertThrows(PregelException.class, () -> run("eu-reads", sending, 2));
-            assertTrue(s.getMessage().contains("declares Sends.NOTHING, so it may not send"), s.getMessage());
+            assertTrue(s.getMessage().contains("declares no messages (Declaration.messages), so it may not send"), s.getMessage());
         }
     }
 
@@ -740,14 +693,10 @@ class PregelTest extends GraphTestBase {
                 }
 
                 @Override
-                public RecordLayout messageLayout() {
-                    return RecordLayout.builder().addDouble("a").addDouble("b").build();
+                public Declaration declaration() {
+                    return Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.builder().addDouble("a").addDouble("b").build(), DoubleCombiner.SUM);
                 }
 
-                @Override
-                public Combiner combiner() {
-                    return DoubleCombiner.SUM;
-                }
             };
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run("eu-wide", wide, 2));
             assertTrue(e.getMessage().contains("write a Combiner over the record"), e.getMessage());
@@ -878,13 +827,8 @@ class PregelTest extends GraphTestBase {
         static final RecordLayout MESSAGE = RecordLayout.builder().addInt("pad").addLong("id").build();
 
         @Override
-        public RecordLayout valueLayout() {
-            return VALUE;
-        }
-
-        @Override
-        public RecordLayout messageLayout() {
-            return MESSAGE;
+        public Declaration declaration() {
+            return Declaration.values(VALUE).messages(MESSAGE);
         }
 
         @Override
@@ -955,18 +899,8 @@ class PregelTest extends GraphTestBase {
         static final RecordLayout VALUE = RecordLayout.builder().addLong("min").addLong("max").addLong("global").build();
 
         @Override
-        public RecordLayout valueLayout() {
-            return VALUE;
-        }
-
-        @Override
-        public RecordLayout messageLayout() {
-            return PAIR;
-        }
-
-        @Override
-        public Combiner combiner() {
-            return new Combiner() {
+        public Declaration declaration() {
+            return Declaration.values(VALUE).messages(PAIR, new Combiner() {
                 @Override
                 public void identity(RecordView m) {
                     m.setLong(0, Long.MAX_VALUE);
@@ -978,7 +912,7 @@ class PregelTest extends GraphTestBase {
                     into.setLong(0, Math.min(into.getLong(0), m.getLong(0)));
                     into.setLong(8, Math.max(into.getLong(8), m.getLong(8)));
                 }
-            };
+            }).readingInEdges();
         }
 
         @Override
@@ -1009,11 +943,6 @@ class PregelTest extends GraphTestBase {
                 ctx.value().setLong(16, ctx.globalLong(0));
                 ctx.voteToHalt();
             }
-        }
-
-        @Override
-        public boolean needsInEdges() {
-            return true;
         }
 
         @Override
