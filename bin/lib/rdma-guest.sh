@@ -136,7 +136,7 @@ bench_over_rdma() {
 
 pagerank_with_worker_processes() {
     local out
-    out=$(bin/carafe pagerank --graph wiki-vote --cluster "rstore+rdma://$address:7401" --workers 2 --worker-processes --verify 2>&1)
+    out=$(bin/carafe pagerank --algorithm pregel --graph wiki-vote --cluster "rstore+rdma://$address:7401" --workers 2 --worker-processes --verify 2>&1)
     local status=$?
     echo "$out" | tail -n 25
     [ "$status" = 0 ] && grep -q "verify: OK" <<< "$out"

@@ -83,7 +83,7 @@ for s in 1 2 3; do
 done
 sleep 5
 
-for job in "pagerank --iterations 20" "cdlp --iterations 10"; do
+for job in "pagerank --algorithm pregel --iterations 20" "cdlp --iterations 10"; do
     echo "== $job on $GRAPH, every host limited to $LIMIT"
     # shellcheck disable=SC2086
     if ! bin/carafe $job --graph "$GRAPH" --workers 2 --cluster rstore+tcp://10.79.0.1:7400 --worker-processes \

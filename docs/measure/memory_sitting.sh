@@ -33,8 +33,8 @@ for round in $(seq 1 "$rounds"); do
             gapbs-tc) run "$c-$round" env OMP_NUM_THREADS=2 "$gapbs/tc" -f "$sg" -n 1 ;;
             tc|lcc) run "$c-$round" bin/carafe "$c" --graph livejournal-synthetic ;;
             cdlp) run "$c-$round" bin/carafe cdlp --graph livejournal-synthetic --iterations 10 ;;
-            pagerank) run "$c-$round" bin/carafe pagerank --graph livejournal-synthetic --iterations 5 ;;
-            pagerank32) run "$c-$round" bin/carafe pagerank --graph livejournal-synthetic --iterations 32 ;;
+            pagerank) run "$c-$round" bin/carafe pagerank --algorithm pregel --graph livejournal-synthetic --iterations 5 ;;
+            pagerank32) run "$c-$round" bin/carafe pagerank --algorithm pregel --graph livejournal-synthetic --iterations 32 ;;
             scc) run "$c-$round" bin/carafe scc --graph livejournal-synthetic ;;
             sssp) run "$c-$round" bin/carafe sssp --graph livejournal-synthetic --algorithm pregel --weights random --source 276617 ;;
             sssp-unit) run "$c-$round" bin/carafe sssp --graph livejournal-synthetic --algorithm pregel --source 276617 ;;

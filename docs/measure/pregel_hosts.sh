@@ -63,7 +63,7 @@ counters() { # host, bytes it received and sent: its link's counters seen from t
     done
 }
 job() {
-    bin/carafe pagerank --graph "$GRAPH" --iterations "$ITERATIONS" --workers 2 --cluster rstore+tcp://10.78.0.1:7400 \
+    bin/carafe pagerank --algorithm pregel --graph "$GRAPH" --iterations "$ITERATIONS" --workers 2 --cluster rstore+tcp://10.78.0.1:7400 \
         --worker-processes --worker-launcher "ip netns exec carafe-w{index}" --format json > "$out/job.json" 2> "$out/job.err" || {
         cat "$out/job.err" "$out"/master.log "$out"/server*.log >&2
         exit 1

@@ -3,7 +3,7 @@
 # total seconds from its JSON, wall time and peak RSS from /usr/bin/time -v.
 #   docs/measure/tree_pairs.sh OTHER_TREE PAIRS CARAFE_ARGS...
 # e.g. git worktree add /tmp/before HEAD~3, then
-#   docs/measure/tree_pairs.sh /tmp/before 4 pagerank --graph livejournal-synthetic --iterations 32
+#   docs/measure/tree_pairs.sh /tmp/before 4 pagerank --algorithm pregel --graph livejournal-synthetic --iterations 32
 set -euo pipefail
 this=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 other=${1:?usage: docs/measure/tree_pairs.sh OTHER_TREE PAIRS CARAFE_ARGS...}

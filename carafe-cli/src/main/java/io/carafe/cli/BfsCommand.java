@@ -20,7 +20,8 @@ import java.io.PrintWriter;
                 "id<TAB>depth<TAB>parent for every vertex (inf and - when unreachable).",
                 "direction-optimizing (default): the graph and its in-edges read whole into this process, top-down or",
                 "bottom-up level by level with -w threads (GAP's bfs). online: one thread through VertexHandle and",
-                "EdgeIterator, reading only the records and edges the search reaches."})
+                "EdgeIterator, reading only the records and edges the search reaches. Both run in this process; BFS on the",
+                "Pregel engine, which scales past one machine, is carafe sssp --hops --algorithm pregel."})
 final class BfsCommand extends SearchCommand {
     @Option(names = "--algorithm", paramLabel = "direction-optimizing|online", defaultValue = "direction-optimizing",
             description = "direction-optimizing: -w threads over the graph read into this process; online: the VertexHandle API"

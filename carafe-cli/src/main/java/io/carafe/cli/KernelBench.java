@@ -59,7 +59,7 @@ final class KernelBench {
     private static final Map<String, Kernel> KERNELS = new LinkedHashMap<>();
 
     static {
-        add(new Kernel("pr", List.of("pagerank", "--iterations", "32"), true, List.of("pr", "-i", "32", "-t", "0"), Input.DIRECTED));
+        add(new Kernel("pr", List.of("pagerank", "--algorithm", "pregel", "--iterations", "32"), true, List.of("pr", "-i", "32", "-t", "0"), Input.DIRECTED));
         add(new Kernel("pr-pull", List.of("pagerank", "--iterations", "32", "--algorithm", "pull"), true, List.of("pr", "-i", "32", "-t", "0"),
                 Input.DIRECTED));
         add(new Kernel("bfs", List.of("bfs", "--source", SOURCE), true, List.of("bfs", "-r", SOURCE), Input.DIRECTED));

@@ -15,14 +15,15 @@ import java.io.PrintWriter;
 
 @Command(name = "pagerank",
         mixinStandardHelpOptions = true,
-        header = "PageRank on the Pregel engine, or pulled on threads of this process.",
+        header = "PageRank pulled on threads of this process, or on the Pregel engine, which scales past one machine.",
         description = {"Exactly --iterations iterations (as GraphX's static PageRank), or until the L1 change",
                 "of an iteration falls below --tolerance (at most --max-iterations). The rank of dangling vertices",
                 "(no out-edges) is spread over all vertices so ranks sum to 1, as LDBC Graphalytics defines it;",
                 "--dangling drop loses it instead, as in the original Pregel paper.",
                 "Prints the top --top vertices (original ids) and a one-line summary; -o writes every rank.",
-                "pregel (default): the vertex program on the partition workers. pull: GAP's pr on -w threads over the graph",
-                "and its in-edges read whole into this process."})
+                "pull (default): GAP's pr on -w threads over the graph and its in-edges read whole into this process (one machine).",
+                "pregel: the vertex program on the partition workers, which may be processes (--worker-processes) and other",
+                "machines' (--cluster, --worker-launcher): the one that scales past one machine."})
 final class PageRankCommand extends ProgramCommand {
     @Option(names = {"-d", "--damping"}, defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE}; in gapbs -d is the SSSP delta)")
     double damping;
@@ -42,8 +43,9 @@ final class PageRankCommand extends ProgramCommand {
     @Option(names = {"-k", "--top"}, defaultValue = "10", description = "vertices in the top table (default: ${DEFAULT-VALUE}; in gapbs -k is the average degree of a generated graph)")
     int top;
 
-    @Option(names = "--algorithm", paramLabel = "pregel|pull", defaultValue = "pregel",
-            description = "pregel: the engine; pull: -w threads over the graph read into this process (default: ${DEFAULT-VALUE})")
+    @Option(names = "--algorithm", paramLabel = "pull|pregel", defaultValue = "pull",
+            description = "pull: -w threads over the graph read into this process; pregel: the engine, which scales past one machine"
+                    + " (default: ${DEFAULT-VALUE})")
     String method;
 
     private PageRank program; // made (and its parameters checked) before the graph is loaded

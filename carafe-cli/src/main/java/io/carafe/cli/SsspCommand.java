@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "sssp",
         mixinStandardHelpOptions = true,
-        header = "Single-source shortest paths: delta-stepping in this process, or Bellman-Ford rounds on the Pregel engine.",
+        header = "Single-source shortest paths: delta-stepping in this process, or on the Pregel engine, which scales past one machine.",
         description = {"Distances from --source over edge weights (hops on an unweighted graph; --hops forces hops,",
                 "which is BFS levels). -o writes every distance (inf when unreachable). For one query on a",
                 "large graph, carafe dijkstra (online API) touches only what it needs.",
@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
                 "pregel: a message per improved edge, min-combined, on the partition workers (--worker-processes too)."})
 final class SsspCommand extends ProgramCommand {
     @Option(names = "--algorithm", paramLabel = "delta-stepping|pregel", defaultValue = "delta-stepping",
-            description = "delta-stepping: in this process with -w threads; pregel: on the engine (default: ${DEFAULT-VALUE})")
+            description = "delta-stepping: in this process with -w threads; pregel: on the engine, which scales past one machine"
+                    + " (default: ${DEFAULT-VALUE})")
     String method;
 
     @Option(names = "--delta", paramLabel = "D", description = "delta-stepping's bucket width (default: the smallest weight, but at least the"

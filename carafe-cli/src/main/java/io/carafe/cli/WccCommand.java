@@ -16,7 +16,7 @@ import java.io.IOException;
 
 @Command(name = "wcc",
         mixinStandardHelpOptions = true,
-        header = "Weakly connected components: Afforest in this process, or on the Pregel engine.",
+        header = "Weakly connected components: Afforest in this process, or on the Pregel engine, which scales past one machine.",
         description = {"Direction is ignored, so the graph is imported with both directions stored (as -s).",
                 "A component's label is its smallest original vertex id. -o writes every vertex's label.",
                 "afforest (default): a concurrent union-find over the graph read whole into this process, -w threads (GAP's cc).",

@@ -59,7 +59,7 @@ class CarafeCliTest {
         Path twin = Files.writeString(dir.resolve("sym.txt"), "2 1\n3 2\n6 3\n7 5\n");
         List<String[]> commands = List.of(
                 new String[] {"dijkstra", "--weight-column", "3", "-r", "1"},
-                new String[] {"pagerank", "--iterations", "5"},
+                new String[] {"pagerank", "--algorithm", "pregel", "--iterations", "5"},
                 new String[] {"sssp", "--weight-column", "3", "--source", "1", "--algorithm", "pregel"},
                 new String[] {"wcc", "--algorithm", "pregel"});
         int k = 0;
@@ -103,7 +103,7 @@ class CarafeCliTest {
         List<Object[]> commands = List.of(
                 new Object[] {new String[] {"dijkstra", "--weight-column", "3", "-r", "alice"}, new int[] {0, 2}},
                 new Object[] {new String[] {"bfs", "-r", "alice"}, new int[] {0, 2}},
-                new Object[] {new String[] {"pagerank", "--iterations", "5"}, new int[] {0}},
+                new Object[] {new String[] {"pagerank", "--algorithm", "pregel", "--iterations", "5"}, new int[] {0}},
                 new Object[] {new String[] {"sssp", "--weight-column", "3", "--source", "alice", "--algorithm", "pregel"}, new int[] {0}},
                 new Object[] {new String[] {"wcc", "--algorithm", "pregel"}, new int[] {0, 1}},
                 new Object[] {new String[] {"wcc"}, new int[] {0, 1}},
@@ -158,14 +158,14 @@ class CarafeCliTest {
         com.networknt.schema.JsonSchema schema = jsonSchema();
         String g = graph().toString();
         List<String[]> commands = List.of(
-                new String[] {"pagerank", "-g", g}, new String[] {"pagerank", "-g", g, "--algorithm", "pull"},
+                new String[] {"pagerank", "-g", g}, new String[] {"pagerank", "-g", g, "--algorithm", "pregel"},
                 new String[] {"wcc", "-g", g}, new String[] {"wcc", "-g", g, "--algorithm", "pregel"},
                 new String[] {"sssp", "-g", g, "--weight-column", "3", "-r", "1"},
                 new String[] {"sssp", "-g", g, "--weight-column", "3", "-r", "1", "--algorithm", "pregel"},
                 new String[] {"bfs", "-g", g, "-r", "1"}, new String[] {"bfs", "-g", g, "-r", "1", "--algorithm", "online"},
                 new String[] {"dijkstra", "-g", g, "--weight-column", "3", "-r", "1", "-t", "6"},
                 new String[] {"cdlp", "-g", g}, new String[] {"lcc", "-g", g}, new String[] {"tc", "-g", g}, new String[] {"scc", "-g", g},
-                new String[] {"pagerank", "-g", g, "--estimate"}, new String[] {"stats", "-g", g}, new String[] {"import", "-g", g},
+                new String[] {"pagerank", "--algorithm", "pregel", "-g", g, "--estimate"}, new String[] {"stats", "-g", g}, new String[] {"import", "-g", g},
                 new String[] {"datasets", "list"}, new String[] {"bench", "--kernels", "pr,bfs", "-g", g, "-r", "1", "-n", "1"});
         com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         for (String[] command : commands) {
@@ -305,7 +305,7 @@ class CarafeCliTest {
             assertEquals(List.of(0.25, 0.25), List.of(row.get("gapbsSeconds").get(0).asDouble(), row.get("gapbsSeconds").get(1).asDouble()));
             assertEquals(row.get("carafeMedianSeconds").asDouble() / 0.25, row.get("ratio").asDouble(), 1e-12);
         }
-        assertTrue(j.at("/kernels/0/carafe").asText().startsWith("pagerank --iterations 32 --graph "), j.toString());
+        assertTrue(j.at("/kernels/0/carafe").asText().startsWith("pagerank --algorithm pregel --iterations 32 --graph "), j.toString());
         assertTrue(j.at("/kernels/1/carafe").asText().contains("sssp --source 1 --graph "), j.toString());
         // what gapbs read: the graph's edges in original ids, weights in the third column for sssp
         Path converted = gapbs.getParent().resolve("cache/gapbs");
@@ -331,7 +331,7 @@ class CarafeCliTest {
         Run table = run("bench", "--kernels", "pr", "-n", "1", "-g", graph.toString(), "--weight-column", "3", "--gapbs", gapbs.toString());
         assertEquals(0, table.exit(), table.err());
         assertEquals(2 * 4 + 3 + 1, Files.readAllLines(gapbs.resolve("calls")).size(), Files.readAllLines(gapbs.resolve("calls")).toString());
-        assertTrue(table.out().contains("pr: carafe pagerank --iterations 32"), table.out());
+        assertTrue(table.out().contains("pr: carafe pagerank --algorithm pregel --iterations 32"), table.out());
         assertTrue(table.out().lines().anyMatch(l -> l.matches("pr\\s+\\d+\\.\\d{3}\\s+0\\.250\\s+\\d+\\.\\d\\dx .*")), table.out());
     }
 
@@ -564,7 +564,7 @@ class CarafeCliTest {
         Run table = run("wcc", "-g", graph().toString(), "-n", "3");
         assertEquals(0, table.exit(), table.err());
         assertTrue(table.out().matches("(?s).*\\n3 trials, compute [0-9.]+ [0-9.]+ [0-9.]+ s; min [0-9.]+ s, avg [0-9.]+ s, max [0-9.]+ s\\n"), table.out());
-        Run json = run("pagerank", "-g", graph().toString(), "--trials", "2", "--format", "json");
+        Run json = run("pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--trials", "2", "--format", "json");
         assertEquals(0, json.exit(), json.err());
         com.fasterxml.jackson.databind.JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
         assertEquals(2, summary.get("trials").size());

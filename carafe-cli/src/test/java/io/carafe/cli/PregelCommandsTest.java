@@ -75,18 +75,18 @@ class PregelCommandsTest {
     void shouldStopAJobAtItsMemoryBoundWithAnExitCodeOfItsOwn() {
         org.junit.jupiter.api.Assumptions.assumeTrue(io.carafe.datasets.Datasets.sharedDir().isPresent(), "no shared/datasets beside the checkout");
         for (boolean processes : new boolean[] {false, true}) {
-            Run stopped = processes ? run("pagerank", "--graph", "wiki-vote", "--max-memory", "1MiB", "--worker-processes")
-                    : run("pagerank", "--graph", "wiki-vote", "--max-memory", "1MiB");
+            Run stopped = processes ? run("pagerank", "--algorithm", "pregel", "--graph", "wiki-vote", "--max-memory", "1MiB", "--worker-processes")
+                    : run("pagerank", "--algorithm", "pregel", "--graph", "wiki-vote", "--max-memory", "1MiB");
             assertEquals(CarafeCli.EXIT_MEMORY, stopped.exit(), stopped.err());
             assertTrue(stopped.err().contains("carafe: setup reached ") && stopped.err().contains("past the job's bound of 1.0 MB (--max-memory;"),
                     stopped.err()); // the library names PregelJob.Options.maxMemoryBytes, the CLI its flag
             assertEquals(1, stopped.err().strip().lines().count(), "one line, no stack trace: " + stopped.err());
         }
-        Run unbounded = run("pagerank", "--graph", "wiki-vote", "--max-memory", "none", "--iterations", "3");
+        Run unbounded = run("pagerank", "--algorithm", "pregel", "--graph", "wiki-vote", "--max-memory", "none", "--iterations", "3");
         assertEquals(0, unbounded.exit(), unbounded.err());
-        Run available = run("pagerank", "--graph", "wiki-vote", "--iterations", "3"); // the default: what the machine has
+        Run available = run("pagerank", "--algorithm", "pregel", "--graph", "wiki-vote", "--iterations", "3"); // the default: what the machine has
         assertEquals(0, available.exit(), available.err());
-        Run bad = run("pagerank", "--graph", "wiki-vote", "--max-memory", "lots");
+        Run bad = run("pagerank", "--algorithm", "pregel", "--graph", "wiki-vote", "--max-memory", "lots");
         assertEquals(CommandLine.ExitCode.USAGE, bad.exit());
         assertTrue(bad.err().contains("--max-memory must be a size such as 8GiB, available or none, was lots"), bad.err());
     }
@@ -140,7 +140,7 @@ class PregelCommandsTest {
         long start = System.nanoTime();
         Run r;
         try {
-            r = run("pagerank", "--graph", "wiki-vote", "--iterations", "1000000", "--worker-processes");
+            r = run("pagerank", "--algorithm", "pregel", "--graph", "wiki-vote", "--iterations", "1000000", "--worker-processes");
         } finally {
             stopper.join();
             if (stopped[0] > 0) {
@@ -158,7 +158,7 @@ class PregelCommandsTest {
 
     @Test
     void shouldWriteTheJsonSummaryTheIssueAsksFor() throws IOException {
-        Run r = run("pagerank", "--graph", graph().toString(), "--iterations", "5", "--workers", "2", "--format", "json", "--top", "2");
+        Run r = run("pagerank", "--algorithm", "pregel", "--graph", graph().toString(), "--iterations", "5", "--workers", "2", "--format", "json", "--top", "2");
         assertEquals(0, r.exit(), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
         for (String field : List.of("algorithm", "graph", "vertices", "edges", "workers", "iterations", "converged", "residual", "seconds", "supersteps", "top")) {
@@ -184,7 +184,7 @@ class PregelCommandsTest {
     @Test
     void shouldPrintTopTableAndWriteEveryRank() throws IOException {
         Path out = dir.resolve("ranks.csv");
-        Run r = run(true, "pagerank", "-g", graph().toString(), "--tolerance", "1e-10", "-o", out.toString(), "--verify", "-w", "3");
+        Run r = run(true, "pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--tolerance", "1e-10", "-o", out.toString(), "--verify", "-w", "3");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("converged"), r.out());
         assertTrue(r.err().contains("verify: OK"), r.err());
@@ -241,7 +241,7 @@ class PregelCommandsTest {
         assertEquals(3, j.get("threads").asInt());
         assertEquals(30, j.get("iterations").asInt());
         assertEquals(10, j.get("top").size());
-        Run e = run(true, "pagerank", "-g", wiki, "--iterations", "30", "-o", engine.toString());
+        Run e = run(true, "pagerank", "--algorithm", "pregel", "-g", wiki, "--iterations", "30", "-o", engine.toString());
         assertEquals(0, e.exit(), e.err());
         List<String> a = Files.readAllLines(pulled);
         List<String> b = Files.readAllLines(engine);
@@ -260,6 +260,10 @@ class PregelCommandsTest {
         Run damping = run("pagerank", "-g", "/nonexistent/graph.txt", "--algorithm", "pull", "--damping", "1.5");
         assertEquals(CommandLine.ExitCode.USAGE, damping.exit(), "refused before the graph is looked at: " + damping.err());
         assertTrue(damping.err().contains("--damping must be in [0, 1], was 1.5"), damping.err());
+        Run byDefault = run("pagerank", "-g", wiki, "--iterations", "3", "--format", "json");
+        assertEquals(0, byDefault.exit(), byDefault.err());
+        assertEquals("pull", new ObjectMapper().readTree(byDefault.out()).get("method").asText(),
+                "the default: the engine's PageRank is not within 1.3x of the pull kernel (docs/benchmarks.md)");
         Run unknown = run("pagerank", "-g", wiki, "--algorithm", "push-pull");
         assertEquals(CommandLine.ExitCode.USAGE, unknown.exit());
         assertTrue(unknown.err().contains("--algorithm must be pregel or pull, was push-pull"), unknown.err());
@@ -304,7 +308,7 @@ class PregelCommandsTest {
         Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
         org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
         Path wiki = shared.resolve("snap/wiki-Vote.txt");
-        Run r = run(true, "pagerank", "-g", wiki.toString(), "--workers", Integer.toString(workers), "--worker-processes",
+        Run r = run(true, "pagerank", "--algorithm", "pregel", "-g", wiki.toString(), "--workers", Integer.toString(workers), "--worker-processes",
                 "--messaging", messaging, "--verify", "--format", "json");
         assertEquals(0, r.exit(), r.err());
         // the served cluster's chunks are files in /dev/shm that the worker processes map: data moves as between threads
@@ -358,14 +362,14 @@ class PregelCommandsTest {
         assertTrue(launcher.toFile().setExecutable(true));
         io.rstore.RStoreSettings settings = io.rstore.RStoreSettings.defaults().withChunkSizeBytes(1 << 20).withServerCapacityBytes(256 << 20);
         try (io.rstore.net.NetworkCluster cluster = io.rstore.net.NetworkCluster.start(settings, new java.net.InetSocketAddress("127.0.0.1", 0))) {
-            Run r = run(true, "pagerank", "-g", graph().toString(), "--workers", "2", "--worker-processes", "--cluster",
+            Run r = run(true, "pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--workers", "2", "--worker-processes", "--cluster",
                     "rstore+tcp://127.0.0.1:" + cluster.port(), "--worker-launcher", launcher + " {index}", "--verify", "--format", "json");
             assertEquals(0, r.exit(), r.err());
             assertTrue(r.err().contains("through " + launcher + " 0 (worker 0)"), r.err());
             assertEquals(List.of("started worker 0", "started worker 1"), Files.readAllLines(log).stream().sorted().toList());
             assertTrue(new ObjectMapper().readTree(r.out()).get("verifyMaxDifference").asDouble() <= 1e-12, r.out());
         }
-        Run noCluster = run("pagerank", "-g", graph().toString(), "--worker-processes", "--worker-launcher", "ssh node{index}");
+        Run noCluster = run("pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--worker-processes", "--worker-launcher", "ssh node{index}");
         assertEquals(CommandLine.ExitCode.USAGE, noCluster.exit());
         assertTrue(noCluster.err().contains("cannot reach the cluster this command would serve on loopback"), noCluster.err());
         Run noProcesses = run("sssp", "-g", graph().toString(), "-r", "1", "--algorithm", "pregel", "--worker-launcher", "ssh node{index}");
@@ -378,12 +382,12 @@ class PregelCommandsTest {
         Run both = run("pagerank", "-g", graph().toString(), "--iterations", "3", "--tolerance", "1e-6");
         assertEquals(CommandLine.ExitCode.USAGE, both.exit());
         assertTrue(both.err().contains("--iterations or --tolerance"), "err was [" + both.err() + "] out was [" + both.out() + "]");
-        Run workers = run("pagerank", "-g", graph().toString(), "--workers", "0");
+        Run workers = run("pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--workers", "0");
         assertEquals(CommandLine.ExitCode.USAGE, workers.exit());
-        Run tooMany = run("pagerank", "-g", graph().toString(), "--workers", "9");
+        Run tooMany = run("pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--workers", "9");
         assertEquals(CommandLine.ExitCode.USAGE, tooMany.exit());
         assertTrue(tooMany.err().contains("cannot cut 4 vertices into 9 partitions"), tooMany.err());
-        Run sideways = run("pagerank", "-g", graph().toString(), "--messaging", "sideways");
+        Run sideways = run("pagerank", "--algorithm", "pregel", "-g", graph().toString(), "--messaging", "sideways");
         assertEquals(CommandLine.ExitCode.USAGE, sideways.exit());
         assertTrue(sideways.err().contains("--messaging must be auto, push, gather or hybrid, was sideways"), sideways.err());
         Run cdlpGather = run("cdlp", "-g", graph().toString(), "--messaging", "gather");
@@ -425,7 +429,7 @@ class PregelCommandsTest {
      */
     @ParameterizedTest
     @CsvSource({"cdlp, label, communities", "lcc, lcc, averageLcc", "tc, triangles, triangles", "scc, component, largestComponent",
-            "wcc --algorithm pregel, component, largestComponent", "pagerank, pagerank, residual", "sssp --algorithm pregel, distance, reached",
+            "wcc --algorithm pregel, component, largestComponent", "pagerank --algorithm pregel, pagerank, residual", "sssp --algorithm pregel, distance, reached",
             "sssp --hops --algorithm pregel, hops, reached"})
     void shouldRunEveryGraphalyticsCommandVerifiedInWorkerProcesses(String commandLine, String column, String figure) throws IOException {
         String[] words = commandLine.split(" ");
@@ -468,7 +472,8 @@ class PregelCommandsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(root != null && Files.exists(root.resolve("snap/wiki-Vote.txt")),
                 "no shared/datasets beside the checkout: this test needs wiki-Vote");
         java.util.concurrent.CompletableFuture<Run> job = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(false, "pagerank",
-                "-g", root.resolve("snap/wiki-Vote.txt").toString(), "--iterations", "1000000", "--workers", "2", "--worker-processes"));
+                "--algorithm", "pregel", "-g", root.resolve("snap/wiki-Vote.txt").toString(), "--iterations", "1000000", "--workers", "2",
+                "--worker-processes"));
         ProcessHandle worker = null;
         long waitUntil = System.nanoTime() + 60_000_000_000L;
         while (worker == null && System.nanoTime() < waitUntil && !job.isDone()) {
@@ -509,7 +514,7 @@ class PregelCommandsTest {
             org.junit.jupiter.api.Assumptions.assumeTrue(root != null && Files.exists(root.resolve("snap/wiki-Vote.txt")),
                     "no shared/datasets beside the checkout: this test needs wiki-Vote");
             graph = root.resolve("snap/wiki-Vote.txt");
-            kernel = List.of("pagerank", "--iterations", "400");
+            kernel = List.of("pagerank", "--algorithm", "pregel", "--iterations", "400");
         } else {
             graph = dir.resolve("path.txt");
             StringBuilder path = new StringBuilder();
@@ -589,7 +594,7 @@ class PregelCommandsTest {
             closedPort = s.getLocalPort();
         }
         String nobody = "rstore+tcp://127.0.0.1:" + closedPort;
-        for (String[] command : List.of(new String[] {"pagerank"}, new String[] {"sssp", "--source", "3", "--algorithm", "pregel"}, new String[] {"wcc", "--algorithm", "pregel"})) {
+        for (String[] command : List.of(new String[] {"pagerank", "--algorithm", "pregel"}, new String[] {"sssp", "--source", "3", "--algorithm", "pregel"}, new String[] {"wcc", "--algorithm", "pregel"})) {
             List<String> args = new java.util.ArrayList<>(List.of(command));
             args.addAll(List.of("-g", graph().toString(), "--cluster", nobody, "--estimate", "--format", "json"));
             Run r = run(args.toArray(String[]::new));
@@ -605,7 +610,7 @@ class PregelCommandsTest {
     /** Bad options are found before the graph is imported or loaded: nothing reaches the cache. */
     @ParameterizedTest
     @CsvSource({"tc --workers 0, --workers must be 1..1024", "scc --format csv, --format must be table or json",
-            "pagerank --messaging sideways, --messaging must be auto, push, gather or hybrid", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1",
+            "pagerank --algorithm pregel --messaging sideways, --messaging must be auto, push, gather or hybrid", "cdlp --superstep-timeout 0, --superstep-timeout must be >= 1",
             "pagerank -o out.parquet, -o out.parquet: results are written as .tsv, .csv or .txt",
             "pagerank --chunk-size 3, --chunk-size must be a power of two from 64KiB to 1GiB, was 3",
             "wcc --memory-servers 0, --memory-servers must be 1..1024", "sssp --source 1 --chunk-size lots, --chunk-size must be a size such as 16MiB"})

@@ -48,13 +48,13 @@ class ResumeTest {
                 "no shared/datasets beside the checkout: this test needs wiki-Vote");
         String graph = root.resolve("snap/wiki-Vote.txt").toString();
         String cache = dir.resolve("cache").toString();
-        Run undisturbed = run("pagerank", "-g", graph, "--iterations", "300", "--cache-dir", cache, "-o", dir.resolve("undisturbed.tsv").toString());
+        Run undisturbed = run("pagerank", "--algorithm", "pregel", "-g", graph, "--iterations", "300", "--cache-dir", cache, "-o", dir.resolve("undisturbed.tsv").toString());
         assertEquals(0, undisturbed.exit(), undisturbed.err());
 
         Path checkpoints = dir.resolve("checkpoints");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
-                "pagerank", "-g", graph, "--iterations", "300", "--cache-dir", cache, "-o", dir.resolve("resumed.tsv").toString(),
+                "pagerank", "--algorithm", "pregel", "-g", graph, "--iterations", "300", "--cache-dir", cache, "-o", dir.resolve("resumed.tsv").toString(),
                 "--checkpoint-every", "10", "--checkpoint-dir", checkpoints.toString()));
         Process coordinator = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(dir.resolve("killed.err").toFile()).start();
