@@ -38,10 +38,11 @@ import java.util.stream.Stream;
                 "4. deletes the graph and loads it again (GB/s).",
                 "A dataset name that is generated skips step 1 (there is no text) and uses the usual cache.",
                 "",
-                "With --kernels pr,bfs,sssp,wcc,...: runs each kernel's command (e.g. carafe pagerank --iterations 32",
-                "--format json) in a JVM of its own, -n times, and reports its compute seconds. With --gapbs DIR it runs",
-                "the GAP benchmark suite's binary for the kernel on the same graph right after it (converted once with",
-                "gapbs's converter and kept under the cache directory) and prints the ratio of the medians. Kernels:",
+                "With --kernels pr,bfs,sssp,wcc,...: runs each kernel's command (e.g. carafe pagerank --algorithm pregel",
+                "--iterations 32 --format json) in a JVM of its own, -n times, and reports its compute seconds (the median",
+                "of --carafe-trials in each process). With --gapbs DIR it runs the GAP benchmark suite's binary for the",
+                "kernel on the same graph right after it (converted once with gapbs's converter and kept under the cache",
+                "directory) and prints the ratio of the medians. Kernels:",
                 "pr (32 iterations, the engine) and pr-pull (in this process), both against gapbs pr; bfs",
                 "(direction-optimizing), bfs-online and bfs-pregel (sssp --hops), against gapbs bfs; sssp",
                 "(delta-stepping), sssp-pregel and dijkstra (online), against gapbs sssp -d; wcc (Afforest), wcc-pregel",
@@ -74,6 +75,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--gapbs", paramLabel = "DIR", description = "with --kernels: a built gapbs checkout (github.com/sbeamer/gapbs) to run beside")
     Path gapbs;
+
+    @Option(names = "--carafe-trials", paramLabel = "N", defaultValue = "1",
+            description = "with --kernels: trials in each Carafe process, of which the median counts, as --gapbs-trials counts gapbs's;"
+                    + " 1 (the default) times a fresh JVM, as a user's command runs; 3 leaves the JIT's warm-up to the first (default: ${DEFAULT-VALUE})")
+    int carafeTrials;
 
     @Option(names = "--gapbs-trials", paramLabel = "N", defaultValue = "3",
             description = "with --gapbs: trials in each gapbs process, of which the median counts, so one slow trial moves no ratio (default: ${DEFAULT-VALUE})")

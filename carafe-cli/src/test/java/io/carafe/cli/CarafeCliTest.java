@@ -335,6 +335,28 @@ class CarafeCliTest {
         assertTrue(table.out().lines().anyMatch(l -> l.matches("pr\\s+\\d+\\.\\d{3}\\s+0\\.250\\s+\\d+\\.\\d\\dx .*")), table.out());
     }
 
+    /**
+     * --carafe-trials 3: each Carafe command runs its kernel three times in one JVM, and the
+     * median of those counts, as gapbs's trials in one process do: for an engine kernel, a
+     * thread kernel and a search. The median is of the command's own trials.
+     */
+    @Test
+    void shouldTakeTheMedianOfTheTrialsInOneCarafeProcess() throws IOException {
+        Run r = run("bench", "--kernels", "pr,wcc,bfs-online", "-r", "1", "-n", "1", "--carafe-trials", "3", "-g", graph().toString(),
+                "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        var j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals(3, j.get("carafeTrialsPerProcess").asInt());
+        for (var row : j.get("kernels")) {
+            assertTrue(row.get("carafe").asText().contains("--trials 3"), row.toString());
+            assertEquals(1, row.get("carafeSeconds").size(), row.toString());
+            assertTrue(row.get("carafeSeconds").get(0).asDouble() > 0, row.toString());
+        }
+        Run bad = run("bench", "--kernels", "pr", "--carafe-trials", "0", "-g", graph().toString());
+        assertEquals(CommandLine.ExitCode.USAGE, bad.exit(), bad.err());
+        assertTrue(bad.err().contains("--carafe-trials must be >= 1, was 0"), bad.err());
+    }
+
     @Test
     void shouldReportAFailedKernelAndRunTheOthers() throws IOException {
         Run r = run("bench", "--kernels", "pr,wcc,bfs,bfs-online", "-r", "1", "-n", "1", "-g", graph().toString(), "--gapbs", fakeGapbs("pr").toString());

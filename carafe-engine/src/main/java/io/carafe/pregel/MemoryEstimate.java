@@ -67,7 +67,7 @@ public final class MemoryEstimate {
      * memory servers run in this process (else in daemons of a cluster).
      */
     public static MemoryEstimate of(GraphHeader graph, VertexProgram program, PregelJob.Options options, boolean workerProcesses, boolean embedded) {
-        Declaration declared = program.declaration();
+        Declaration declared = program.declaration().check(); // what cannot run is refused here as the job would refuse it
         Messaging messaging = options.messaging().resolve(declared);
         long v = graph.vertexCount();
         long e = graph.edgeCount();
