@@ -59,6 +59,32 @@ public final class GraphPartition implements AutoCloseable {
     }
 
     /**
+     * A scan of vertices {@code [from, to)} of graph {@code name} and their edges that maps a
+     * window of them at a time ({@link SequentialEdgeIterator#windows}): what a partition
+     * worker that walks its vertices in order needs, in {@link SequentialEdgeIterator#WINDOW_BYTES}
+     * of records and of edges (and of weights) rather than its whole share of the graph.
+     */
+    public static SequentialEdgeIterator scanWindows(RStore rstore, String name, int from, int to) {
+        return scanWindows(rstore, name, from, to, SequentialEdgeIterator.WINDOW_BYTES);
+    }
+
+    /** With windows of {@code windowBytes}: tests see many windows on a small graph. */
+    static SequentialEdgeIterator scanWindows(RStore rstore, String name, int from, int to, long windowBytes) {
+        GraphHeader header = CarafeGraph.readHeader(rstore, name);
+        if (from < 0 || to > header.vertexCount() || from >= to) {
+            throw new IndexOutOfBoundsException("partition [" + from + ", " + to + ") is not a non-empty range of 0.." + header.vertexCount());
+        }
+        RAddress vertices = rstore.joinNamespace(CarafeGraph.namespace(name, "vertices")).raddress(header.verticesAt());
+        long lastEdge;
+        try (Mapping last = vertices.map(VertexLayout.offset(to - 1), VertexLayout.BYTES, MapFlags.READ_ONLY | MapFlags.PREFETCH)) {
+            lastEdge = VertexLayout.firstEdge(last.segment(), 0) + VertexLayout.degree(last.segment(), 0);
+        }
+        RAddress targets = rstore.joinNamespace(CarafeGraph.namespace(name, "edges")).raddress(header.edgesAt());
+        RAddress weights = header.weighted() ? rstore.joinNamespace(CarafeGraph.namespace(name, "weights")).raddress(header.weightsAt()) : null;
+        return SequentialEdgeIterator.windows(vertices, targets, weights, header.weightBytes(), from, to, lastEdge, windowBytes);
+    }
+
+    /**
      * Maps edges {@code [first, first + count)} of an edge array. A mapping cannot be empty,
      * so a partition without edges maps the array's first bytes instead; its iterator never
      * reads them.

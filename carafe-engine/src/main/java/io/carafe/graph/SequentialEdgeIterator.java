@@ -1,7 +1,9 @@
 package io.carafe.graph;
 
 import io.rstore.Batch;
+import io.rstore.MapFlags;
 import io.rstore.Mapping;
+import io.rstore.RAddress;
 
 import java.lang.foreign.MemorySegment;
 
@@ -9,20 +11,28 @@ import java.lang.foreign.MemorySegment;
  * Scans a range of vertices and all their edges in large sequential reads (windows of
  * {@link #WINDOW_BYTES}), as a partition worker reads its partition. {@link #nextVertex()}
  * moves to the next vertex (-1 at the end); {@link #nextInt()} and {@link #weight()} walk
- * its edges. Allocates nothing per vertex or edge. Over a graph that does not change while
- * it is scanned (a job's partition) each window is read once, however often the scan restarts.
+ * its edges. Allocates nothing per vertex or edge. Over mappings of the whole range (the
+ * online API's graph) it reads each window into them; a {@link #windows windowed} scan maps
+ * one window of records and one of edges at a time instead, and maps the next as it moves on,
+ * so it holds {@link #WINDOW_BYTES} of each however large its range (a partition worker's).
  */
-public final class SequentialEdgeIterator {
+public final class SequentialEdgeIterator implements AutoCloseable {
     public static final long WINDOW_BYTES = 4L << 20;
 
-    private final Mapping records;
-    private final Mapping targets;
-    private final Mapping weights;
-    private final long recordBase; // vertex whose record is at local offset 0
-    private final long edgeBase;   // edge at local offset 0
-    private final MemorySegment recordBytes;
-    private final MemorySegment targetBytes;
-    private final MemorySegment weightBytes;
+    private Mapping records;
+    private Mapping targets;
+    private Mapping weights;
+    private long recordBase; // vertex whose record is at local offset 0
+    private long edgeBase;   // edge at local offset 0
+    private MemorySegment recordBytes;
+    private MemorySegment targetBytes;
+    private MemorySegment weightBytes;
+    // a windowed scan's arrays, mapped a window at a time; null over whole mappings
+    private final RAddress recordSource;
+    private final RAddress targetSource;
+    private final RAddress weightSource;
+    private final long lastEdge; // a windowed scan's end of its range's edges
+    private int recordsReadFrom;
     private final int weightSize; // bytes a weight takes
     private final Batch batch = new Batch();
     private final int from;
@@ -69,9 +79,43 @@ public final class SequentialEdgeIterator {
         this.to = to;
         this.vertex = from - 1;
         this.recordsReadUpTo = from;
+        this.recordsReadFrom = from;
         this.windowEdges = windowBytes / EdgeLayout.TARGET_BYTES;
         this.windowRecords = (int) (windowBytes / VertexLayout.BYTES);
         this.windowsRead = readOnce ? new long[(int) ((targets.length() / EdgeLayout.TARGET_BYTES / windowEdges + 64) >>> 6)] : null;
+        this.recordSource = null;
+        this.targetSource = null;
+        this.weightSource = null;
+        this.lastEdge = -1;
+    }
+
+    private SequentialEdgeIterator(RAddress records, RAddress targets, RAddress weights, int weightBytes, int from, int to, long lastEdge,
+                                   long windowBytes) {
+        this.recordSource = records;
+        this.targetSource = targets;
+        this.weightSource = weights;
+        this.weightSize = weightBytes;
+        this.from = from;
+        this.to = to;
+        this.lastEdge = lastEdge;
+        this.vertex = from - 1;
+        this.recordsReadFrom = from;
+        this.recordsReadUpTo = from; // nothing mapped yet
+        this.windowEdges = windowBytes / EdgeLayout.TARGET_BYTES;
+        this.windowRecords = (int) (windowBytes / VertexLayout.BYTES);
+        this.windowsRead = null;
+    }
+
+    /**
+     * A scan of vertices {@code [from, to)} of a graph (its records, targets and, if not
+     * null, weights of {@code weightBytes} each) that maps one window of records and one of
+     * edges at a time, each {@code windowBytes} of targets or records, read whole as it is
+     * mapped: it holds two windows of local memory (three with weights) whatever the range,
+     * and a restart reads the range again. Close it to give the windows back.
+     */
+    static SequentialEdgeIterator windows(RAddress records, RAddress targets, RAddress weights, int weightBytes, int from, int to,
+                                          long lastEdge, long windowBytes) {
+        return new SequentialEdgeIterator(records, targets, weights, weightBytes, from, to, lastEdge, windowBytes);
     }
 
     /** Moves to the next vertex of the range and returns its id, or -1 after the last. */
@@ -80,10 +124,8 @@ public final class SequentialEdgeIterator {
         if (vertex >= to) {
             return -1;
         }
-        if (vertex >= recordsReadUpTo) {
-            int n = Math.min(to - vertex, windowRecords);
-            records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
-            recordsReadUpTo = vertex + n;
+        if (vertex >= recordsReadUpTo || vertex < recordsReadFrom) {
+            readRecords();
         }
         edge = VertexLayout.firstEdge(recordBytes, vertex - recordBase);
         edgeEnd = edge + VertexLayout.degree(recordBytes, vertex - recordBase);
@@ -130,16 +172,41 @@ public final class SequentialEdgeIterator {
     /** Starts the range again (the next {@link #nextVertex()} returns its first vertex); reads again from RStore unless it reads once. */
     public void restart() {
         vertex = from - 1;
+        current = -1;
+        if (recordSource != null) {
+            return; // the windows mapped stay good: a graph does not change while it is scanned
+        }
         if (windowsRead == null) {
             recordsReadUpTo = from; // records are read from the first on, so what stays read is [from, recordsReadUpTo)
         }
         edgesReadFrom = 0;
         edgesReadUpTo = 0;
-        current = -1;
+    }
+
+    /** Makes the window of records holding the current vertex readable: read into the mapping, or a window mapped. */
+    private void readRecords() {
+        int n = Math.min(to - vertex, windowRecords);
+        if (recordSource == null) {
+            records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
+        } else {
+            if (records != null) {
+                records.close();
+            }
+            records = null; // mapped anew below; a failed map leaves nothing to close twice
+            records = recordSource.map(VertexLayout.offset(vertex), (long) n * VertexLayout.BYTES, MapFlags.READ_ONLY | MapFlags.PREFETCH);
+            recordBytes = records.segment();
+            recordBase = vertex;
+            recordsReadFrom = vertex;
+        }
+        recordsReadUpTo = vertex + n;
     }
 
     /** Makes the window of edges holding the current edge the current window, reading it unless it was read once already. */
     private void fill() {
+        if (targetSource != null) {
+            mapEdges();
+            return;
+        }
         long window = (edge - edgeBase) / windowEdges;
         long local = window * windowEdges;
         long n = Math.min(windowEdges, targets.length() / EdgeLayout.TARGET_BYTES - local);
@@ -155,5 +222,48 @@ public final class SequentialEdgeIterator {
         }
         edgesReadFrom = edgeBase + local;
         edgesReadUpTo = edgesReadFrom + n;
+    }
+
+    /** A windowed scan: maps the window of edges from the current edge on (and its weights), closing the last. */
+    private void mapEdges() {
+        long n = Math.min(windowEdges, lastEdge - edge);
+        closeEdges();
+        targets = targetSource.map(edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES, MapFlags.READ_ONLY | MapFlags.PREFETCH);
+        targetBytes = targets.segment();
+        if (weightSource != null) {
+            weights = weightSource.map(edge * weightSize, n * weightSize, MapFlags.READ_ONLY | MapFlags.PREFETCH);
+            weightBytes = weights.segment();
+        }
+        edgeBase = edge;
+        edgesReadFrom = edge;
+        edgesReadUpTo = edge + n;
+    }
+
+    private void closeEdges() {
+        Mapping t = targets;
+        Mapping w = weights;
+        targets = null;
+        weights = null;
+        edgesReadUpTo = edgesReadFrom; // nothing readable until mapped again
+        if (t != null) {
+            t.close();
+        }
+        if (w != null) {
+            w.close();
+        }
+    }
+
+    /** Gives a windowed scan's windows back; over whole mappings nothing (their owner closes them). */
+    @Override
+    public void close() {
+        if (recordSource == null) {
+            return;
+        }
+        closeEdges();
+        if (records != null) {
+            records.close();
+            records = null;
+            recordsReadUpTo = recordsReadFrom; // nothing mapped
+        }
     }
 }

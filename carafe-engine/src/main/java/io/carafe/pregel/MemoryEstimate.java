@@ -2,6 +2,7 @@ package io.carafe.pregel;
 
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.GraphHeader;
+import io.carafe.graph.SequentialEdgeIterator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,7 @@ public final class MemoryEstimate {
         boolean silent = declared.sending() == Declaration.Sending.NOTHING;
         boolean plusWeight = declared.addsWeight();
         boolean toAll = declared.sending() == Declaration.Sending.ALONG_ALL_EDGES;
-        // a partition's out-edges mapped in its worker, as pushing along them scans them; a hybrid job's sparse supersteps
+        // a partition's out-edges scanned by its worker, as pushing along them reads them; a hybrid job's sparse supersteps
         // read their senders' lists a window at a time, and a program that reads neighbourhoods reads its own lists
         // through the cache like any other's (Triangles sends to vertex ids)
         boolean scans = messaging == Messaging.PUSH && !neighbourhoods;
@@ -98,8 +99,9 @@ public final class MemoryEstimate {
                 + (plusWeight && gathering ? graph.bytes(GraphHeader.Section.IN_WEIGHTS) : 0);
         store.add(new Part("graph: the sections the job reads", graphRead));
         if (scans) {
-            workers.add(new Part("graph: each partition's vertices and out-edges, mapped",
-                    graph.verticesBytes() + graph.edgesBytes() + (plusWeight ? graph.weightsBytes() : 0)));
+            // a window of records and one of edges (and of weights) at a time, each partition
+            workers.add(new Part("graph: each partition's scan, a window at a time",
+                    p * SequentialEdgeIterator.WINDOW_BYTES * (graph.weighted() ? 3 : 2)));
         }
         if (inEdges) {
             workers.add(new Part("graph: each partition's in-edges", heap(4 * v + 4 * e + (graph.weighted() ? graph.weightBytes() * e : 0))));

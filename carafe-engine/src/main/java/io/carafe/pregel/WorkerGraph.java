@@ -24,8 +24,7 @@ final class WorkerGraph implements AutoCloseable {
     private final boolean directed;
     private final InEdgeLists inEdges;                // null unless needed
     private final NeighbourhoodReader neighbourhoods; // null unless the program reads them
-    private GraphPartition part;
-    private SequentialEdgeIterator scan;
+    private SequentialEdgeIterator scan; // the partition's vertices and edges, a window at a time
     private VertexRecords records; // original ids, when asked for before (or without) the partition's edges
     private int[] outDegrees; // by local vertex, when a gather counted them: no scan needed
 
@@ -60,15 +59,6 @@ final class WorkerGraph implements AutoCloseable {
         return size;
     }
 
-    /** The partition's edges, mapped on first use. */
-    GraphPartition partition() {
-        if (part == null) {
-            part = GraphPartition.open(rstore, name, from, from + size);
-            scan = part.scan();
-        }
-        return part;
-    }
-
     /**
      * The scan positioned at {@code vertex}: partitions are walked in order, so this is a step
      * forward but at a superstep's start. Small enough to be inlined anywhere when the scan is
@@ -80,7 +70,10 @@ final class WorkerGraph implements AutoCloseable {
     }
 
     private SequentialEdgeIterator moveTo(int vertex) {
-        partition();
+        if (scan == null) {
+            // a window at a time, not the partition whole: a superstep walks its vertices in order
+            scan = GraphPartition.scanWindows(rstore, name, from, from + size);
+        }
         if (scan.vertex() > vertex) {
             scan.restart();
         }
@@ -90,7 +83,7 @@ final class WorkerGraph implements AutoCloseable {
         return scan;
     }
 
-    /** The original id of local vertex {@code vertex}: from the scan when the edges are mapped, else from the records alone. */
+    /** The original id of local vertex {@code vertex}: from the scan once it is open, else from the records alone. */
     long originalId(int vertex) {
         if (scan != null) {
             return positioned(vertex).originalId();
@@ -147,8 +140,8 @@ final class WorkerGraph implements AutoCloseable {
         if (records != null) {
             records.close();
         }
-        if (part != null) {
-            part.close();
+        if (scan != null) {
+            scan.close();
         }
     }
 }

@@ -64,6 +64,65 @@ class GraphPartitionTest {
         }
     }
 
+    /**
+     * A scan that maps a window at a time: every edge and weight right, in a pass that skips
+     * most windows, after a restart, and after going back to a vertex's first edge; and it
+     * holds no more local memory than its windows, however large its range.
+     */
+    @Test
+    void shouldScanEveryEdgeAWindowAtATimeHoldingOnlyTheWindows() {
+        Path csv = SharedData.file("snap/soc-sign-bitcoinalpha.csv.gz");
+        try (GraphFile file = GraphImporter.importEdgeList(csv, ImportOptions.defaults().withWeightColumn(3), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "alpha", file)) {
+            int from = 100;
+            int to = g.vertexCount() - 100;
+            long edges = VertexLayout.firstEdge(file.vertices(), to - 1) + VertexLayout.degree(file.vertices(), to - 1)
+                    - VertexLayout.firstEdge(file.vertices(), from);
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "alpha", from, to, 4096)) { // 1,024 edges a window
+                for (int v; (v = scan.nextVertex()) >= 0; ) {
+                    if (v % 50 == 0 && VertexLayout.degree(file.vertices(), v) > 1) {
+                        long first = VertexLayout.firstEdge(file.vertices(), v);
+                        assertEquals(EdgeLayout.target(file.edges(), first), scan.nextInt(), "vertex " + v);
+                        assertEquals(EdgeLayout.target(file.edges(), first + 1), scan.nextInt(), "vertex " + v);
+                        scan.rewindEdges();
+                        assertEquals(EdgeLayout.target(file.edges(), first), scan.nextInt(), "vertex " + v + " again");
+                    }
+                }
+                scan.restart();
+                assertEquals(edges, checkEveryEdge(scan, file, from, to));
+                scan.restart();
+                assertEquals(edges, checkEveryEdge(scan, file, from, to));
+            }
+        }
+    }
+
+    /**
+     * Slashdot's 948,464 edges and 82,168 records (about 6.4 MB) do not fit in this client's
+     * 4 MiB arenas: mapping them whole takes more local memory (the control), scanning them a
+     * window at a time takes none beyond what the client holds already.
+     */
+    @Test
+    void shouldHoldOnlyItsWindowsWhateverTheRange() {
+        Path edgeList = SharedData.file("snap/soc-Slashdot0902.txt.gz");
+        try (GraphFile file = GraphImporter.importEdgeList(edgeList, ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "slashdot", file)) {
+            long held = rstore.localMemoryHeldBytes();
+            long edges = 0;
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", 0, g.vertexCount(), 64 << 10)) {
+                while (scan.nextVertex() >= 0) {
+                    while (scan.nextInt() >= 0) {
+                        edges++;
+                    }
+                }
+                assertEquals(g.edgeCount(), edges);
+                assertEquals(held, rstore.localMemoryHeldBytes(), "a windowed scan holds its windows in the arenas the client has");
+            }
+            try (GraphPartition whole = GraphPartition.open(rstore, "slashdot", 0, g.vertexCount())) {
+                assertTrue(rstore.localMemoryHeldBytes() >= held + 4 * whole.edgeCount(), "the control: the range mapped whole takes its size");
+            }
+        }
+    }
+
     /** Walks the scan over [from, to), checking each edge against the file; returns how many edges it saw. */
     private static long checkEveryEdge(SequentialEdgeIterator scan, GraphFile file, int from, int to) {
         long edges = 0;
