@@ -1,5 +1,6 @@
 package io.carafe.algorithms;
 
+import io.carafe.algorithms.resident.Parallel;
 import io.carafe.datasets.Datasets;
 import io.carafe.graph.CarafeGraph;
 import io.carafe.importer.GraphFile;
@@ -65,6 +66,21 @@ public abstract class GraphTestBase {
         ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withUndirected(kind.equals("undirected"))
                 .withVerticesFile(base.resolve("example-" + kind + ".v"));
         return load("ldbc-" + kind, base.resolve("example-" + kind + ".e"), options);
+    }
+
+    /** What a test checks on one of LDBC's example graphs: its kind (directed or undirected), its file, the graph loaded, the threads. */
+    protected interface LdbcCheck {
+        void check(String kind, GraphFile file, CarafeGraph graph, Parallel threads) throws IOException;
+    }
+
+    /** Runs {@code check} on LDBC's directed and undirected examples, each loaded into RStore, with {@code threads} threads. */
+    protected void onLdbcExamples(int threads, LdbcCheck check) throws IOException {
+        for (String kind : new String[] {"directed", "undirected"}) {
+            try (GraphFile g = loadLdbcExample(kind); CarafeGraph graph = CarafeGraph.open(rstore, "ldbc-" + kind);
+                 Parallel parallel = new Parallel(threads)) {
+                check.check(kind, g, graph, parallel);
+            }
+        }
     }
 
     /** LDBC's expected output of {@code algorithm} (BFS, WCC, SSSP, ...) on the example graph of {@code kind}, by vertex id. */

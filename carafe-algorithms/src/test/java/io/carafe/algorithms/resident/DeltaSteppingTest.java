@@ -33,21 +33,18 @@ class DeltaSteppingTest extends GraphTestBase {
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void shouldMatchTheLdbcExampleAnswers(int threads) throws IOException {
-        for (String kind : new String[] {"directed", "undirected"}) {
-            try (GraphFile g = loadLdbcExample(kind); CarafeGraph graph = CarafeGraph.open(rstore, "ldbc-" + kind);
-                 Parallel parallel = new Parallel(threads)) {
-                long source = ldbcSource(kind, "sssp");
-                Map<Long, String> want = ldbcExpected(kind, "SSSP");
-                ResidentGraph resident = ResidentGraph.read(graph);
-                for (double delta : new double[] {0.1, DeltaStepping.suggestedDelta(resident, false), 7}) {
-                    double[] distance = new DeltaStepping(resident, parallel, delta, false).run(graph.vertexId(source)).distance();
-                    for (int v = 0; v < distance.length; v++) {
-                        long id = VertexLayout.originalId(g.vertices(), v);
-                        assertEquals(Double.parseDouble(want.get(id)), distance[v], 1e-12, kind + " vertex " + id + ", delta " + delta);
-                    }
+        onLdbcExamples(threads, (kind, g, graph, parallel) -> {
+            long source = ldbcSource(kind, "sssp");
+            Map<Long, String> want = ldbcExpected(kind, "SSSP");
+            ResidentGraph resident = ResidentGraph.read(graph);
+            for (double delta : new double[] {0.1, DeltaStepping.suggestedDelta(resident, false), 7}) {
+                double[] distance = new DeltaStepping(resident, parallel, delta, false).run(graph.vertexId(source)).distance();
+                for (int v = 0; v < distance.length; v++) {
+                    long id = VertexLayout.originalId(g.vertices(), v);
+                    assertEquals(Double.parseDouble(want.get(id)), distance[v], 1e-12, kind + " vertex " + id + ", delta " + delta);
                 }
             }
-        }
+        });
     }
 
     @Test

@@ -35,18 +35,15 @@ class DirectionOptimizingBfsTest extends GraphTestBase {
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void shouldMatchTheLdbcExampleAnswers(int threads) throws IOException {
-        for (String kind : new String[] {"directed", "undirected"}) {
-            try (GraphFile g = loadLdbcExample(kind); CarafeGraph graph = CarafeGraph.open(rstore, "ldbc-" + kind);
-                 Parallel parallel = new Parallel(threads)) {
-                long source = ldbcSource(kind, "bfs");
-                int[] depth = new DirectionOptimizingBfs(ResidentGraph.read(graph), parallel).run(graph.vertexId(source)).depth();
-                Map<Long, String> want = ldbcExpected(kind, "BFS");
-                for (int v = 0; v < depth.length; v++) {
-                    long id = VertexLayout.originalId(g.vertices(), v);
-                    assertEquals(Long.parseLong(want.get(id)), depth[v] < 0 ? Long.MAX_VALUE : depth[v], kind + " vertex " + id);
-                }
+        onLdbcExamples(threads, (kind, g, graph, parallel) -> {
+            long source = ldbcSource(kind, "bfs");
+            int[] depth = new DirectionOptimizingBfs(ResidentGraph.read(graph), parallel).run(graph.vertexId(source)).depth();
+            Map<Long, String> want = ldbcExpected(kind, "BFS");
+            for (int v = 0; v < depth.length; v++) {
+                long id = VertexLayout.originalId(g.vertices(), v);
+                assertEquals(Long.parseLong(want.get(id)), depth[v] < 0 ? Long.MAX_VALUE : depth[v], kind + " vertex " + id);
             }
-        }
+        });
     }
 
     @ParameterizedTest

@@ -30,18 +30,15 @@ class PullPageRankTest extends GraphTestBase {
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void shouldMatchTheLdbcExampleAnswers(int threads) throws IOException {
-        for (String kind : new String[] {"directed", "undirected"}) {
-            try (GraphFile g = loadLdbcExample(kind); CarafeGraph graph = CarafeGraph.open(rstore, "ldbc-" + kind);
-                 Parallel parallel = new Parallel(threads)) {
-                // the examples' .properties: damping 0.85, 2 iterations
-                double[] rank = new PullPageRank(ResidentGraph.read(graph), parallel).run(0.85, 2, 0, false).rank();
-                Map<Long, String> want = ldbcExpected(kind, "PR");
-                for (int v = 0; v < rank.length; v++) {
-                    long id = VertexLayout.originalId(g.vertices(), v);
-                    assertEquals(Double.parseDouble(want.get(id)), rank[v], 1e-12, kind + " vertex " + id + " with " + threads + " threads");
-                }
+        onLdbcExamples(threads, (kind, g, graph, parallel) -> {
+            // the examples' .properties: damping 0.85, 2 iterations
+            double[] rank = new PullPageRank(ResidentGraph.read(graph), parallel).run(0.85, 2, 0, false).rank();
+            Map<Long, String> want = ldbcExpected(kind, "PR");
+            for (int v = 0; v < rank.length; v++) {
+                long id = VertexLayout.originalId(g.vertices(), v);
+                assertEquals(Double.parseDouble(want.get(id)), rank[v], 1e-12, kind + " vertex " + id + " with " + threads + " threads");
             }
-        }
+        });
     }
 
     @ParameterizedTest
