@@ -68,6 +68,21 @@ public abstract class GraphTestBase {
         return load("ldbc-" + kind, base.resolve("example-" + kind + ".e"), options);
     }
 
+    /**
+     * Writes the weighted graph the tests work out by hand into this test's directory and
+     * returns its edge list: 1 -2-> 2 -1-> 3, 1 -5-> 3, 4 -1-> 1, 3 -7-> 6; its vertices file
+     * ({@link #handVertices}) adds 5, which has no edges.
+     */
+    protected Path writeHandGraph() throws IOException {
+        Files.writeString(handVertices(), "1\n2\n3\n4\n5\n6\n");
+        return Files.writeString(dir.resolve("hand.e"), "1 2 2\n2 3 1\n1 3 5\n4 1 1\n3 6 7\n");
+    }
+
+    /** The vertices file {@link #writeHandGraph} writes. */
+    protected Path handVertices() {
+        return dir.resolve("hand.v");
+    }
+
     /** What a test checks on one of LDBC's example graphs: its kind (directed or undirected), its file, the graph loaded, the threads. */
     protected interface LdbcCheck {
         void check(String kind, GraphFile file, CarafeGraph graph, Parallel threads) throws IOException;

@@ -35,10 +35,8 @@ class OnlineAlgorithmsTest extends GraphTestBase {
      */
     @Test
     void shouldFindShortestPathsWorkedOutByHand() throws IOException {
-        Path edges = dir.resolve("hand.e");
-        Files.writeString(edges, "1 2 2\n2 3 1\n1 3 5\n4 1 1\n3 6 7\n");
-        Path vertices = dir.resolve("hand.v");
-        Files.writeString(vertices, "1\n2\n3\n4\n5\n6\n");
+        Path edges = writeHandGraph();
+        Path vertices = handVertices();
         try (GraphFile file = importFile(edges, ImportOptions.defaults().withWeightColumn(3).withVerticesFile(vertices));
              CarafeGraph g = CarafeGraph.create(rstore, "hand", file)) {
             Dijkstra.Result r = Dijkstra.run(g, g.vertexId(1));

@@ -98,10 +98,8 @@ class DeltaSteppingTest extends GraphTestBase {
      */
     @Test
     void shouldFindShortestPathsWorkedOutByHandAndRefuseNegativeWeights() throws IOException {
-        Path edges = dir.resolve("hand.e");
-        Files.writeString(edges, "1 2 2\n2 3 1\n1 3 5\n4 1 1\n3 6 7\n");
-        Path vertices = dir.resolve("hand.v");
-        Files.writeString(vertices, "1\n2\n3\n4\n5\n6\n");
+        Path edges = writeHandGraph();
+        Path vertices = handVertices();
         Path negative = dir.resolve("neg.e");
         Files.writeString(negative, "1 2 -1\n");
         try (GraphFile g = load("hand", edges, ImportOptions.defaults().withWeightColumn(3).withVerticesFile(vertices));
