@@ -18,16 +18,18 @@ import picocli.CommandLine.Option;
                 "which is BFS levels). -o writes every distance (inf when unreachable). For one query on a",
                 "large graph, carafe dijkstra (online API) touches only what it needs.",
                 "delta-stepping (default): -w threads over the graph read whole into this process, buckets --delta wide (GAP's sssp).",
-                "pregel: a message per improved edge, min-combined, on the partition workers (--worker-processes too)."})
+                "pregel: on the partition workers (--worker-processes too), a message per edge of a vertex whose distance improved,",
+                "min-combined, sent once its distance falls in the current bucket, --delta wide (Delta-stepping's order)."})
 final class SsspCommand extends ProgramCommand {
     @Option(names = "--algorithm", paramLabel = "delta-stepping|pregel", defaultValue = "delta-stepping",
             description = "delta-stepping: in this process with -w threads; pregel: on the engine, which scales past one machine"
                     + " (default: ${DEFAULT-VALUE})")
     String method;
 
-    @Option(names = "--delta", paramLabel = "D", description = "delta-stepping's bucket width (default: the smallest weight, but at least the"
-            + " largest / 1024; 1 for hops)")
+    @Option(names = "--delta", paramLabel = "D", description = "bucket width (default: delta-stepping the smallest weight, but at least the largest / 1024,"
+            + " 1 for hops; pregel twice the largest weight, unbounded on an unweighted graph)")
     Double delta;
+    private double engineDelta; // the engine's bucket width, as chosen for the graph
 
     @Option(names = {"-r", "--source"}, required = true, description = "source vertex (its original id, or its name)")
     String source;
@@ -45,8 +47,8 @@ final class SsspCommand extends ProgramCommand {
             case "pregel" -> null;
             default -> throw new IllegalArgumentException("--algorithm must be delta-stepping or pregel, was " + method);
         };
-        if (chosen == null && delta != null) {
-            throw new IllegalArgumentException("--delta is delta-stepping's bucket width; the pregel algorithm has none");
+        if (chosen == null && hops && delta != null) {
+            throw new IllegalArgumentException("--delta is a bucket width for distances; --hops on the pregel algorithm runs BFS, which has none");
         }
         if (delta != null && !(delta > 0 && delta < Double.POSITIVE_INFINITY)) {
             throw new IllegalArgumentException("--delta must be a positive number, was " + delta);
@@ -113,11 +115,19 @@ final class SsspCommand extends ProgramCommand {
             throw new IllegalArgumentException("graph '" + g.name() + "' has negative weights; import with --weight-map abs or add:X");
         }
         int s = g.vertex(source, "--source");
-        return hops ? new BreadthFirstSearch(s) : new ShortestPaths(s);
+        if (hops) {
+            return new BreadthFirstSearch(s);
+        }
+        engineDelta = delta != null ? delta : ShortestPaths.suggestedDelta(g.header());
+        System.err.printf("buckets %s wide%n", Double.isInfinite(engineDelta) ? "unbounded (Bellman-Ford's rounds)" : Output.distance(engineDelta));
+        return new ShortestPaths(s, engineDelta);
     }
 
     @Override
     String summarize(PregelRun run, LoadedGraph g) {
+        if (!hops) {
+            run.summary.put("delta", Double.isInfinite(engineDelta) ? null : engineDelta); // JSON has no infinity: null is unbounded
+        }
         return summarize(distances(run), run.summary);
     }
 

@@ -205,9 +205,15 @@ class PregelCommandsTest {
             assertTrue(sssp.err().contains("verify: OK"), sssp.err());
             assertEquals(List.of("id\tdistance", "1\t3", "2\t0", "3\t1", "4\t2"), Files.readAllLines(out), "2->3->4->1 by " + algorithm);
         }
-        Run delta = run("sssp", "-g", graph().toString(), "-r", "2", "--algorithm", "pregel", "--delta", "2");
-        assertEquals(CommandLine.ExitCode.USAGE, delta.exit());
-        assertTrue(delta.err().contains("--delta is delta-stepping's bucket width; the pregel algorithm has none"), delta.err());
+        Run buckets = run(true, "sssp", "-g", graph().toString(), "-r", "2", "-o", out.toString(), "--verify", "--algorithm", "pregel",
+                "--delta", "1", "--format", "json");
+        assertEquals(0, buckets.exit(), buckets.err());
+        assertTrue(buckets.err().contains("verify: OK"), buckets.err());
+        assertEquals(1.0, new ObjectMapper().readTree(buckets.out()).get("delta").asDouble());
+        assertEquals(List.of("id\tdistance", "1\t3", "2\t0", "3\t1", "4\t2"), Files.readAllLines(out), "2->3->4->1 in buckets 1 wide");
+        Run hopsDelta = run("sssp", "-g", graph().toString(), "-r", "2", "--algorithm", "pregel", "--hops", "--delta", "2");
+        assertEquals(CommandLine.ExitCode.USAGE, hopsDelta.exit());
+        assertTrue(hopsDelta.err().contains("--hops on the pregel algorithm runs BFS, which has none"), hopsDelta.err());
         Run engineOnly = run("sssp", "-g", graph().toString(), "-r", "2", "--max-supersteps", "5");
         assertEquals(CommandLine.ExitCode.USAGE, engineOnly.exit());
         assertTrue(engineOnly.err().contains("--max-supersteps is an option of the Pregel engine, and delta-stepping runs in this process:"

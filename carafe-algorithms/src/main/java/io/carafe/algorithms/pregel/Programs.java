@@ -27,7 +27,8 @@ public final class Programs {
             return switch (words[0]) {
                 case "pagerank" -> new PageRank(Double.parseDouble(need(args, "damping", spec)), Integer.parseInt(need(args, "iterations", spec)),
                         Double.parseDouble(need(args, "tolerance", spec)), need(args, "dangling", spec).equals("drop"));
-                case "sssp" -> new ShortestPaths(Integer.parseInt(need(args, "source", spec)));
+                case "sssp" -> new ShortestPaths(Integer.parseInt(need(args, "source", spec)),
+                        Double.parseDouble(args.getOrDefault("delta", "Infinity")));
                 case "bfs" -> new BreadthFirstSearch(Integer.parseInt(need(args, "source", spec)));
                 case "wcc" -> new ConnectedComponents();
                 case "wcc-afforest" -> new AfforestComponents();

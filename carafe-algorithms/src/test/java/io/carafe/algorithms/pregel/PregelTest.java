@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -435,6 +436,58 @@ class PregelTest extends GraphTestBase {
         }
         assertEquals(messaging != Messaging.GATHER, seen[0], "some superstep pushed");
         assertEquals(messaging != Messaging.PUSH, seen[1], "some superstep gathered");
+    }
+
+    /**
+     * Buckets of any width give Dijkstra's distances, pushed or hybrid; on a grid (a road
+     * network's long diameter) with weights 1–255 buckets twice the largest weight wide send
+     * far fewer messages than Bellman-Ford's rounds, the point of them.
+     */
+    @ParameterizedTest
+    @CsvSource({"PUSH", "HYBRID"})
+    void shouldFindDijkstrasDistancesInBucketsOfAnyWidth(Messaging messaging) throws IOException {
+        Path grid = dir.resolve("grid.txt");
+        int side = 100;
+        Random random = new Random(5);
+        StringBuilder lines = new StringBuilder();
+        for (int v = 0; v < side * side; v++) {
+            for (int u : new int[] {v % side + 1 < side ? v + 1 : -1, v + side < side * side ? v + side : -1}) {
+                if (u >= 0) {
+                    int w = 1 + random.nextInt(255);
+                    lines.append(v).append('\t').append(u).append('\t').append(w).append('\n');
+                    lines.append(u).append('\t').append(v).append('\t').append(w).append('\n');
+                }
+            }
+        }
+        Files.writeString(grid, lines);
+        Object[][] graphs = {{"grid-sssp", grid, ImportOptions.defaults().withWeightColumn(3)},
+                {"p2p-delta", shared("snap/p2p-31.e"), ImportOptions.defaults().withWeightColumn(3)},
+                {"slashdot-delta", shared("snap/soc-Slashdot0902.txt.gz"), ImportOptions.defaults().withRandomWeights(7)}};
+        for (Object[] graph : graphs) {
+            String name = (String) graph[0];
+            try (GraphFile g = load(name, (Path) graph[1], (ImportOptions) graph[2])) {
+                double suggested = ShortestPaths.suggestedDelta(g.header());
+                double[] widths = name.equals("grid-sssp") ? new double[] {50, suggested, Double.POSITIVE_INFINITY} // distances in the thousands
+                        : new double[] {1, 3.5, suggested, Double.POSITIVE_INFINITY};
+                for (double delta : widths) {
+                    for (int workers : new int[] {1, 3}) {
+                        double[] want = References.shortestDistances(g, 0);
+                        PregelJob.Result r = run(name, new ShortestPaths(0, delta), workers, messaging);
+                        assertArrayEquals(want, doubles(r), name + " in buckets " + delta + " wide on " + workers + " workers");
+                    }
+                }
+                if (name.equals("grid-sssp")) {
+                    assertEquals(510, suggested, "twice the largest weight, 255");
+                    long bellmanFord = messages(run(name, new ShortestPaths(0), 2, messaging));
+                    long buckets = messages(run(name, new ShortestPaths(0, suggested), 2, messaging));
+                    assertTrue(buckets * 2 < bellmanFord, "buckets sent " + buckets + " messages, Bellman-Ford's rounds " + bellmanFord);
+                }
+            }
+        }
+    }
+
+    private static long messages(PregelJob.Result r) {
+        return r.supersteps().stream().mapToLong(PregelJob.Superstep::messages).sum();
     }
 
     /** A test program of long values that may gather: it sends one long along its out-edges, combined by {@code combiner}. */
