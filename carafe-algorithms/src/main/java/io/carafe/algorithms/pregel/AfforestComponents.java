@@ -36,8 +36,9 @@ import java.util.List;
  * climb ends where the heaviest vertex's does (the big component's root): an edge from one
  * of them to a vertex outside is looked at from the other end. At that fixpoint every edge's ends share a parent, which is then the smallest
  * vertex of their component: its label, as an original id, is learnt in two more supersteps
- * (roots first, then the others from their root), or one where every root's original id
- * is its internal id (generated graphs, files numbered 0..n-1). Direction is ignored; on a directed graph
+ * (roots first, then the others from their root), one where every root's original id is
+ * its internal id, and none where every vertex's is (generated graphs, files numbered
+ * 0..n-1), which superstep 0 finds out. Direction is ignored; on a directed graph
  * neighbours are out- and in-neighbours.
  */
 public final class AfforestComponents implements VertexProgram {
@@ -61,6 +62,7 @@ public final class AfforestComponents implements VertexProgram {
     // globals
     private static final int PHASE = 0;
     private static final int HEAVIEST = 1; // the vertex of largest degree, which the big component holds
+    private static final int RENAMING = 2; // 1 if some vertex's original id is not its internal id
     // phases
     private static final long SAMPLING = 0;
     private static final long REST = 1;
@@ -69,7 +71,7 @@ public final class AfforestComponents implements VertexProgram {
     // aggregators
     private static final int UNSETTLED = 0;
     private static final int DEGREE_AND_VERTEX = 1;
-    private static final int RENAMED_ROOTS = 2; // roots whose original id is not their internal id
+    private static final int RENAMED = 2; // vertices (superstep 0), then roots (ROOTS), whose original id is not their internal id
 
     @Override
     public Declaration declaration() {
@@ -83,7 +85,7 @@ public final class AfforestComponents implements VertexProgram {
 
     @Override
     public int globals() {
-        return 2;
+        return 3;
     }
 
     @Override
@@ -96,7 +98,7 @@ public final class AfforestComponents implements VertexProgram {
                 value.setLong(0, ctx.originalId());
                 ctx.voteToHalt(); // the others read it next superstep
                 if (ctx.originalId() != v) {
-                    ctx.aggregate(RENAMED_ROOTS, 1L);
+                    ctx.aggregate(RENAMED, 1L);
                 }
             }
             return;
@@ -109,6 +111,9 @@ public final class AfforestComponents implements VertexProgram {
         if (ctx.superstep() == 0) {
             int degree = ctx.outDegree() + (ctx.directed() ? ctx.inDegree() : 0);
             ctx.aggregate(DEGREE_AND_VERTEX, (long) degree << 32 | (Integer.MAX_VALUE - v));
+            if (ctx.originalId() != v) {
+                ctx.aggregate(RENAMED, 1L);
+            }
         }
         long parent = ctx.superstep() == 0 ? v : value.getLong(0); // what others read as its parent
         long top = climb(ctx, parent);
@@ -183,10 +188,14 @@ public final class AfforestComponents implements VertexProgram {
         if (master.superstep() == 0) {
             long key = master.aggregatedLong(DEGREE_AND_VERTEX);
             master.setGlobal(HEAVIEST, key == Long.MIN_VALUE ? 0 : Integer.MAX_VALUE - (int) (key & 0xffff_ffffL));
+            master.setGlobal(RENAMING, master.aggregatedLong(RENAMED) > 0 ? 1 : 0);
         }
         long phase = master.globalLong(PHASE);
-        if (phase == MEMBERS || (phase == ROOTS && master.aggregatedLong(RENAMED_ROOTS) == 0)) {
+        if (phase == MEMBERS || (phase == ROOTS && master.aggregatedLong(RENAMED) == 0)) {
             return true; // when every root's original id is its internal id, the others' parents are their labels already
+        }
+        if (phase == REST && master.aggregatedLong(UNSETTLED) == 0 && master.globalLong(RENAMING) == 0) {
+            return true; // every parent is its component's smallest internal id, which is its original id
         }
         boolean sampled = phase == SAMPLING && master.messagesSent() <= master.vertexCount() / SAMPLING_ENDS;
         if (phase == ROOTS || sampled || master.aggregatedLong(UNSETTLED) == 0) {

@@ -94,6 +94,39 @@ class AfforestComponentsTest extends GraphTestBase {
         }
     }
 
+    /**
+     * Where every vertex's original id is its internal id (a generated graph, a file numbered
+     * 0..n-1 in order), the fixpoint's parents are the labels: the job ends there. The same
+     * graph numbered from 1 needs the two supersteps that learn the roots' original ids.
+     */
+    @Test
+    void shouldEndAtTheFixpointWhereOriginalIdsAreInternalIds() throws IOException {
+        int n = 300;
+        long[] steps = new long[2];
+        for (int first : new int[] {0, 1}) {
+            StringBuilder edges = new StringBuilder();
+            for (int i = 0; i + 1 < 200; i++) { // a path, then a ring of 80, then 20 alone
+                edges.append(first + i).append(' ').append(first + i + 1).append('\n');
+            }
+            for (int i = 0; i < 80; i++) {
+                edges.append(first + 200 + i).append(' ').append(first + 200 + (i + 1) % 80).append('\n');
+            }
+            StringBuilder vertices = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                vertices.append(first + i).append('\n');
+            }
+            String name = "numbered-from-" + first;
+            Path e = Files.writeString(dir.resolve(name + ".e"), edges);
+            Path v = Files.writeString(dir.resolve(name + ".v"), vertices);
+            try (GraphFile g = load(name, e, ImportOptions.defaults().withUndirected(true).withVerticesFile(v))) {
+                PregelJob.Result r = run(name, new AfforestComponents(), 2);
+                assertArrayEquals(References.weakComponents(g), PregelTest.longs(r), name);
+                steps[first] = r.supersteps().size();
+            }
+        }
+        assertEquals(steps[0] + 2, steps[1], "supersteps numbered from 0, and from 1");
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void shouldReadOtherVerticesValuesAsThePreviousSuperstepLeftThem(int workers) {
