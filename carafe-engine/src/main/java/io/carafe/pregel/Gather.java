@@ -14,7 +14,6 @@ import io.rstore.RStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import java.util.function.IntPredicate;
 
 /**
  * One partition worker's side of {@link Messaging#GATHER} and the dense supersteps of
@@ -444,9 +443,10 @@ final class Gather implements AutoCloseable {
      * in-edges: {@code combined[u]} (raw 8-byte values) and bit u of {@code hasMessage} for
      * each local vertex u. Headers first: a partition that sent nothing (or pushed instead)
      * is not read further, and if none sent, nothing is combined. With {@code accepting}
-     * (null: every vertex) only the vertices it accepts are combined.
+     * (bit u: local vertex u accepts messages; null: every vertex does) only the vertices
+     * that accept are combined.
      */
-    void gather(long superstep, long[] combined, long[] hasMessage, IntPredicate accepting) {
+    void gather(long superstep, long[] combined, long[] hasMessage, long[] accepting) {
         Arrays.fill(hasMessage, 0);
         if (superstep == 0) {
             return;
@@ -571,10 +571,10 @@ final class Gather implements AutoCloseable {
      * sent. Vertices that do not accept messages are skipped, their in-edges unread; when
      * every sender sent the same value, the first sending in-neighbour ends the search.
      */
-    private void combineSent(long[] combined, long[] hasMessage, IntPredicate accepting) {
+    private void combineSent(long[] combined, long[] hasMessage, long[] accepting) {
         DoubleCombiner c = doubles;
         for (int u = 0; u < size; u++) {
-            if (accepting != null && !accepting.test(u)) {
+            if (accepting != null && (accepting[u >>> 6] & 1L << u) == 0) {
                 continue;
             }
             double acc = c.identity();
@@ -600,10 +600,10 @@ final class Gather implements AutoCloseable {
         }
     }
 
-    private void combineSentLongs(long[] combined, long[] hasMessage, IntPredicate accepting) {
+    private void combineSentLongs(long[] combined, long[] hasMessage, long[] accepting) {
         LongCombiner c = longs;
         for (int u = 0; u < size; u++) {
-            if (accepting != null && !accepting.test(u)) {
+            if (accepting != null && (accepting[u >>> 6] & 1L << u) == 0) {
                 continue;
             }
             long acc = c.identity();

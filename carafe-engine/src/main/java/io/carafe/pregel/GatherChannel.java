@@ -5,7 +5,6 @@ import io.rstore.RAddress;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
-import java.util.function.IntPredicate;
 
 /**
  * {@link Messaging#GATHER}: a vertex's send along its edges is one 8-byte value (a double
@@ -20,15 +19,16 @@ class GatherChannel implements MessageChannel {
     final long[] arrived;     // and who got one
     private final RecordView gatheredView;
     private final RecordView identity;
-    private final IntPredicate accepting; // null: every vertex accepts messages
+    private final long[] accepting; // bit u: local vertex u accepts messages; null: every vertex does
     long superstep;
 
     /**
-     * {@code accepting}: with a program that says which vertices accept messages, only those
-     * are combined (null: every vertex); {@code sortInLists}: whether the gather sorts each
-     * in-list by slot (for jobs that gather every superstep).
+     * {@code accepting}: with a program that says which vertices accept messages, a bit per
+     * local vertex, kept by the superstep loop; only those are combined (null: every vertex).
+     * {@code sortInLists}: whether the gather sorts each in-list by slot (for jobs that gather
+     * every superstep).
      */
-    GatherChannel(WorkerJob worker, IntPredicate accepting, boolean sortInLists) {
+    GatherChannel(WorkerJob worker, long[] accepting, boolean sortInLists) {
         Declaration declared = worker.declared();
         JobLayout.Header header = worker.header();
         this.worker = worker;

@@ -8,7 +8,6 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.IntPredicate;
 
 /**
  * {@link Messaging#HYBRID}: senders record their values as {@link GatherChannel} does; after
@@ -27,7 +26,7 @@ final class HybridChannel extends GatherChannel {
     private int[] senders;
     private EdgeListReader edgeLists;
 
-    HybridChannel(WorkerJob worker, IntPredicate accepting) {
+    HybridChannel(WorkerJob worker, long[] accepting) {
         super(worker, accepting, false); // dense supersteps skip most in-edges by the senders' bits: sorted lists gain nothing
         Declaration declared = worker.declared();
         this.mailboxes = worker.combiningMailboxes();

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.IntPredicate;
 
 /**
  * One partition worker's rounds of the global barrier. Round 0 (setup): the message channel
@@ -44,6 +43,7 @@ final class SuperstepLoop {
     private final long[] computedWords; // bit w: a vertex of halted's word w computed this superstep
     private final Batch valueWrites = new Batch();
     private final boolean selective;    // the program says which vertices accept messages (Declaration.accepting)
+    private final long[] accepting;     // if selective, bit u: local vertex u accepts, as its value stands; else null
     private final RecordView probe;     // a vertex's value, read to ask it that
     private final int[] localStarts;    // the local vertices that compute in superstep 0 (startVertices), or null: all
 
@@ -69,6 +69,7 @@ final class SuperstepLoop {
         this.halted = new long[(size + 63) >>> 6];
         this.computedWords = new long[(halted.length + 63) >>> 6];
         this.selective = !declared.acceptsAll();
+        this.accepting = selective ? new long[halted.length] : null;
         this.probe = new RecordView(declared.value());
         int[] starts = program.startVertices();
         this.localStarts = starts == null ? null : Arrays.stream(starts).filter(v -> v >= from && v < from + size).map(v -> v - from).toArray();
@@ -76,7 +77,6 @@ final class SuperstepLoop {
 
     /** The channel the job's messaging asks for, chosen once for every superstep. */
     private MessageChannel openChannel() {
-        IntPredicate accepting = selective ? this::accepts : null;
         return switch (header.messaging()) {
             case GATHER -> new GatherChannel(worker, accepting, true);
             case HYBRID -> new HybridChannel(worker, accepting);
@@ -123,6 +123,7 @@ final class SuperstepLoop {
         directory.write(JobLayout.row(worker.partitions(), worker.index()), JobLayout.rowBytes(worker.partitions()));
         values = worker.job().raddress(header.valuesAt()).map(valueBytes * from, Math.max(valueBytes * size, 8), MapFlags.NONE);
         values.segment().fill((byte) 0); // values start zeroed; local memory holds whatever it last held
+        askAlike();
         if (declared.readsOtherValues()) {
             snapshots = new ValueSnapshots(worker.job().raddress(header.valuesAt()), valueBytes, header.vertices(), from, size, values.segment(),
                     worker.shared());
@@ -159,11 +160,14 @@ final class SuperstepLoop {
                 int local = (w << 6) + Long.numberOfTrailingZeros(candidates);
                 long bit = 1L << local;
                 // asked once, before compute changes the value: messages that arrived and that the vertex accepts
-                boolean accepted = (arrived[w] & bit) != 0 && (!selective || accepts(local));
+                boolean accepted = (arrived[w] & bit) != 0 && (!selective || (accepting[w] & bit) != 0);
                 if (everyVertex || accepted || (halted[w] & bit) == 0) {
                     halted[w] &= ~bit;
                     context.at(local, from + local, accepted);
                     program.compute(context);
+                    if (selective) { // only compute changes a value: asked again now, not for every vertex in every gather
+                        accepting[w] = accepts(local) ? accepting[w] | bit : accepting[w] & ~bit;
+                    }
                     wordComputed = true;
                     computed++;
                     if ((halted[w] & bit) == 0) {
@@ -206,11 +210,35 @@ final class SuperstepLoop {
                 MemorySegment.copy(memory, 0, memory, filled, Math.min(filled, total - filled));
             }
         }
+        askAlike();
         Arrays.fill(halted, -1L);
         for (int u : localStarts) {
             halted[u >>> 6] &= ~(1L << u);
         }
         Arrays.fill(computedWords, -1L);
+    }
+
+    /**
+     * A selective program's bits of which local vertices accept messages, when every value is
+     * alike (zeroed, or the initial value): asked of the first. Compute keeps them after that.
+     */
+    private void askAlike() {
+        if (selective) {
+            Arrays.fill(accepting, size > 0 && accepts(0) ? -1L : 0);
+        }
+    }
+
+    /** As {@link #askAlike}, asked of each value: restored from a checkpoint. */
+    private void askEveryVertex() {
+        if (!selective) {
+            return;
+        }
+        Arrays.fill(accepting, 0);
+        for (int u = 0; u < size; u++) {
+            if (accepts(u)) {
+                accepting[u >>> 6] |= 1L << u;
+            }
+        }
     }
 
     /** Whether local vertex {@code u} accepts messages, as its value stands (the program declares {@link Declaration#accepting}). */
@@ -280,6 +308,7 @@ final class SuperstepLoop {
             }
             MemorySegment.copy(savedValues, 0, values.segment(), 0, savedValues.byteSize());
             values.write();
+            askEveryVertex();
             if (snapshots != null) {
                 snapshots.publish(first - 1); // what superstep first reads: the values it starts from
             }
