@@ -99,12 +99,12 @@ final class Output implements AutoCloseable {
         }
     }
 
-    /** A distance: an integer as an integer, else the shortest round-trip decimal; {@code inf} when unreachable. */
     /** "1 worker", "2 workers", "1,024 workers": a count with its noun in the right number. */
     static String count(long n, String singular) {
         return String.format("%,d %s", n, n == 1 ? singular : singular + "s");
     }
 
+    /** A distance: an integer as an integer, else the shortest round-trip decimal; {@code inf} when unreachable. */
     static String distance(double d) {
         if (Double.isInfinite(d)) {
             return "inf";

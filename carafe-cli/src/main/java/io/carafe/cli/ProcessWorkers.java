@@ -48,10 +48,10 @@ final class ProcessWorkers implements Workers {
                 || a.startsWith("-XX:CompileCommand=")).toList();
     }
 
-    /** The shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N. */
     /** How long a worker's exit waits for the rest of its stderr (a grandchild may hold the pipe open). */
     private static final long EXIT_RELAY_MS = 2_000;
 
+    /** The shell's convention, which Java's exitValue follows on Linux: 128 + N for a process killed by signal N. */
     static boolean killed(int status) {
         return status > 128 && status < 160;
     }

@@ -284,12 +284,12 @@ public final class CarafeGraph implements AutoCloseable {
         }
     }
 
-    /** Opens a graph stored in RStore: reads its header and finds its arrays, which are mapped when first used. */
     /** The advice for a graph that cannot be used as it is in RStore. */
     static String loadAgain(String name) {
         return "load it again (CarafeGraph.delete(\"" + name + "\"), then CarafeGraph.load)";
     }
 
+    /** Opens a graph stored in RStore: reads its header and finds its arrays, which are mapped when first used. */
     public static CarafeGraph open(RStore rstore, String name) {
         checkName(name);
         Namespace meta = joinMeta(rstore, name);

@@ -58,16 +58,16 @@ final class Heartbeats {
         }
     }
 
-    /**
-     * Starts raising {@code barrier}'s worker's count every {@link #INTERVAL_MS} ms, on a
-     * daemon thread, until the returned handle is closed (before the barrier is).
-     */
     /** A worker's heartbeat, stopped by {@link #close}. */
     interface Beat extends AutoCloseable {
         @Override
         void close();
     }
 
+    /**
+     * Starts raising {@code barrier}'s worker's count every {@link #INTERVAL_MS} ms, on a
+     * daemon thread, until the returned handle is closed (before the barrier is).
+     */
     static Beat beat(BarrierWorker barrier) {
         MemorySegment area = barrier.area();
         CountDownLatch stop = new CountDownLatch(1); // not an interrupt: one could close the transport's channel under a write

@@ -374,13 +374,13 @@ public final class RStoreBench {
         }
     }
 
-    /** Whether every server is reached through shm: then the plain copy is out of a mapped file too. */
     /** Reached over a socket: tcp, or rdma on the emulated device (its work requests go over tcp); not shm, not a real device. */
     private boolean overSockets(ServerInfo server) {
         String transport = rstore.transportTo(server);
         return transport.equals("tcp") || transport.equals("rdma") && server.rdma().startsWith("emulated:");
     }
 
+    /** Whether every server is reached through shm: then the plain copy is out of a mapped file too. */
     private boolean sharedMemory() {
         return rstore.servers().stream().allMatch(server -> rstore.transportTo(server).equals("shm"));
     }

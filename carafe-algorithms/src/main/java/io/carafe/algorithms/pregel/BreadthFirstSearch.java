@@ -24,16 +24,18 @@ public final class BreadthFirstSearch implements VertexProgram {
         this.source = source;
     }
 
+    /**
+     * A vertex sends its level once, along its out-edges, when first reached: the engine may
+     * then push or gather, superstep by superstep. Every vertex reached in a superstep sends
+     * the same next level, so one sending in-neighbour is enough (bottom-up when gathered). A
+     * vertex reached already has its level: later messages cannot change it, so it takes none.
+     */
     @Override
     public Declaration declaration() {
-        // every sender of a superstep sends the next level; a reached vertex takes no more
         return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).sendingAlongOutEdges()
                 .sameValueEachSuperstep().accepting(depth -> depth.getLong(0) == UNREACHED);
     }
 
-    /** A vertex sends its level once, when first reached: the engine may then choose push or gather per superstep. */
-    /** Every vertex reached in a superstep sends the same next level: one sending in-neighbour is enough (bottom-up when gathered). */
-    /** A vertex reached already has its level: later messages cannot change it, so it takes none. */
     /** The search starts at the source alone; every other vertex starts unreached and halted. */
     @Override
     public int[] startVertices() {

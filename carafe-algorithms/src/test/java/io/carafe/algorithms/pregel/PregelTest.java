@@ -163,12 +163,6 @@ class PregelTest extends GraphTestBase {
         }
     }
 
-    /**
-     * Gathering when only some vertices send: slots that sent nothing must neither count
-     * as messages nor leak last superstep's values. Vertices divisible by 3 send their id
-     * in superstep 0, those divisible by 5 their id + 0.5 in superstep 1; each vertex
-     * records the minimum it got each time (-1 for none).
-     */
     /** A test program that may gather: it sends only with sendToOutNeighbours, combined by {@code combiner}. */
     abstract static class Broadcasting implements VertexProgram {
         private final DoubleCombiner combiner;
@@ -194,6 +188,12 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /**
+     * Gathering when only some vertices send: slots that sent nothing must neither count
+     * as messages nor leak last superstep's values. Vertices divisible by 3 send their id
+     * in superstep 0, those divisible by 5 their id + 0.5 in superstep 1; each vertex
+     * records the minimum it got each time (-1 for none).
+     */
     static final class SomeSend extends Broadcasting {
         private final int first;
         private final int second;
