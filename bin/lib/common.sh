@@ -99,10 +99,12 @@ module_jvm_options() {
         -cp "$jar:$CARAFE_ROOT/$module/target/lib/*")
 }
 
-# Prints the path of the carafe command's AOT cache (JDK 25: classes loaded and linked, and
-# method profiles, kept from a training run) when it matches the build, making it first if it
-# does not: the quick start's job and each engine kernel on demo-rmat16 (ClassCacheTraining), once per build.
-# Commands then start and warm up sooner (docs/measure/notebook.md). Prints nothing, and the command runs as without it, when
+# Prints the path of the carafe command's AOT cache (JDK 25: the classes a training run loaded,
+# loaded and linked ahead of time) when it matches the build, making it first if it does not: the
+# quick start's job and each engine kernel on demo-rmat16 (ClassCacheTraining), once per build.
+# Commands then start sooner. The cache records no method profiles (-AOTRecordTraining, a
+# diagnostic flag): compiled from the training's profiles, where four programs share the
+# superstep loop, WCC computed 10-15% slower and none faster (docs/measure/notebook.md). Prints nothing, and the command runs as without it, when
 # CARAFE_AOT=off, in a checkout built elsewhere, or if the training run failed (its log says why).
 carafe_aot_cache() {
     local jar=$1 target="$CARAFE_ROOT/carafe-cli/target" jdk
@@ -120,7 +122,8 @@ carafe_aot_cache() {
     local tmp="$aot.$$" jvm_options
     module_jvm_options carafe-cli "$jar"
     # one JVM at a time writes its own file; the rename makes it appear whole
-    if "$JAVA_HOME/bin/java" "${jvm_options[@]}" -XX:AOTCacheOutput="$tmp" io.carafe.cli.ClassCacheTraining < /dev/null > "$aot.log" 2>&1 &&
+    if "$JAVA_HOME/bin/java" "${jvm_options[@]}" -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$tmp" \
+            io.carafe.cli.ClassCacheTraining < /dev/null > "$aot.log" 2>&1 &&
             [ -f "$tmp" ]; then
         mv -f "$tmp" "$aot"
         rm -f "$failed"

@@ -6,8 +6,7 @@ import java.util.List;
  * The training run of {@code bin/carafe}'s class cache (JDK 25's AOT cache, made once per build
  * by bin/lib/common.sh): the quick start's job and each engine kernel a user runs by name,
  * one after another in one JVM on the small generated graph, so that the cache holds the
- * classes of them all and the method profiles of their supersteps, and a fresh JVM compiles
- * those loops from the first superstep rather than after running them interpreted.
+ * classes of them all, loaded and linked, and a command starts without loading them.
  * Not a user's command: it prints what the commands print, and exits 1 if one failed.
  */
 final class ClassCacheTraining {
