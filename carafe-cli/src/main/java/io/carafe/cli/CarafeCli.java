@@ -13,16 +13,21 @@ import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
 
 /** The {@code carafe} command: routes to one class per subcommand. */
 @Command(name = "carafe",
         mixinStandardHelpOptions = true,
         version = "carafe 0.1.0",
-        description = "Carafe: graph processing on RStore.",
-        subcommands = {PageRankCommand.class, SsspCommand.class, WccCommand.class, CdlpCommand.class, LccCommand.class,
-                TrianglesCommand.class, SccCommand.class, RunCommand.class, DijkstraCommand.class, BfsCommand.class,
-                ImportCommand.class, StatsCommand.class, DatasetsCommand.class, GraphsCommand.class, BenchCommand.class, WorkerCommand.class, ResumeCommand.class, CommandLine.HelpCommand.class})
+        description = "Carafe: graph processing on RStore.")
 public final class CarafeCli implements Runnable {
+    /** The subcommands, in the order the usage lists them ({@code help} after them). */
+    static final List<Class<?>> SUBCOMMANDS = List.of(PageRankCommand.class, SsspCommand.class, WccCommand.class, CdlpCommand.class,
+            LccCommand.class, TrianglesCommand.class, SccCommand.class, RunCommand.class, DijkstraCommand.class, BfsCommand.class,
+            ImportCommand.class, StatsCommand.class, DatasetsCommand.class, GraphsCommand.class, BenchCommand.class, WorkerCommand.class,
+            ResumeCommand.class);
+
     /**
      * Exit codes: 1 a failed --verify, 2 usage (picocli's), 3 a cluster or engine failure, 4 bad or missing input, 5 an I/O error,
      * 6 a job stopped at its memory bound (--max-memory).
@@ -49,11 +54,39 @@ public final class CarafeCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args).execute(args));
     }
 
+    /** The command line with every subcommand. */
     public static CommandLine commandLine() {
+        return commandLine(SUBCOMMANDS, true);
+    }
+
+    /**
+     * The command line that runs {@code args}: with the one subcommand they name alone when
+     * they name one (help, usage and errors need every one). Picocli builds the model of
+     * every subcommand it is given from its annotations, and its own classes, compiled for
+     * Java 5, are too old for the class cache, so they load from the jar on every run:
+     * building seventeen models took most of a command's start-up (docs/measure/notebook.md).
+     */
+    static CommandLine commandLine(String[] args) {
+        String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
+        for (Class<?> command : SUBCOMMANDS) {
+            if (command.getAnnotation(Command.class).name().equals(named)) {
+                return commandLine(List.of(command), false);
+            }
+        }
+        return commandLine();
+    }
+
+    private static CommandLine commandLine(List<Class<?>> subcommands, boolean withHelp) {
         CommandLine cli = new CommandLine(new CarafeCli());
+        for (Class<?> command : subcommands) {
+            cli.addSubcommand(command);
+        }
+        if (withHelp) {
+            cli.addSubcommand(new CommandLine.HelpCommand());
+        }
         cli.setExecutionExceptionHandler(CarafeCli::handle);
         cli.setParameterExceptionHandler(new ShortUsageErrors("carafe"));
         return cli;

@@ -48,6 +48,27 @@ class CarafeCliTest {
         return file;
     }
 
+    /**
+     * A command line names one subcommand: only its model is built (the rest is start-up
+     * spent for nothing), and it parses and runs as with every subcommand, --debug after the
+     * name included. Without one, or for help, every subcommand is there.
+     */
+    @Test
+    void shouldBuildOnlyTheSubcommandACommandLineNames() throws IOException {
+        String[] args = {"--debug", "sssp", "-g", graph().toString(), "-r", "1", "--debug", "--cache-dir", dir.resolve("cache").toString()};
+        CommandLine one = CarafeCli.commandLine(args);
+        assertEquals(List.of("sssp"), List.copyOf(one.getSubcommands().keySet()));
+        StringWriter out = new StringWriter();
+        one.setOut(new PrintWriter(out));
+        assertEquals(0, one.execute(args));
+        assertTrue(out.toString().contains("sssp on hand: from 1 reached 4 of 5 vertices, largest distance 2"), out.toString());
+        int every = CarafeCli.SUBCOMMANDS.size() + 1; // and help
+        assertEquals(every, CarafeCli.commandLine(new String[] {"help", "sssp"}).getSubcommands().size());
+        assertEquals(every, CarafeCli.commandLine(new String[] {"--version"}).getSubcommands().size());
+        assertEquals(every, CarafeCli.commandLine(new String[] {"no-such-command"}).getSubcommands().size());
+        assertEquals(every, CarafeCli.commandLine().getSubcommands().size());
+    }
+
     /** A Matrix Market file answers as its edge-list twin does, command by command (directed and weighted, then symmetric). */
     @Test
     void shouldAnswerOnAMatrixMarketFileAsOnItsEdgeListTwin() throws IOException {
