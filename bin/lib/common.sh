@@ -104,8 +104,9 @@ module_jvm_options() {
 # quick start's job and each engine kernel on demo-rmat16 (ClassCacheTraining), once per build.
 # Commands then start sooner. The cache records no method profiles (-AOTRecordTraining, a
 # diagnostic flag): compiled from the training's profiles, where four programs share the
-# superstep loop, WCC computed 10-15% slower and none faster (docs/measure/notebook.md). Prints nothing, and the command runs as without it, when
-# CARAFE_AOT=off, in a checkout built elsewhere, or if the training run failed (its log says why).
+# superstep loop, WCC computed 10-15% slower and none faster (docs/measure/notebook.md).
+# Prints nothing, and the command runs as without it, when CARAFE_AOT=off, in a checkout
+# built elsewhere, or if the training run failed (its log says why).
 carafe_aot_cache() {
     local jar=$1 target="$CARAFE_ROOT/carafe-cli/target" jdk
     # one cache per JDK build (a cache only serves the JVM that made it)
