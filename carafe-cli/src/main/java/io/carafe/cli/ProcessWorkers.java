@@ -40,12 +40,13 @@ final class ProcessWorkers implements Workers {
      * Of a JVM's options, those its worker processes take too: bin/carafe's class cache
      * (JDK 25's AOT cache) and its log settings, with which a worker starts from the same
      * cache (its classpath is this one) or, where the cache cannot serve (another host's
-     * JDK), quietly without; and the JIT's compile commands a user gives in CARAFE_JAVA_OPTS
-     * (docs/carafe.md, "The JIT and your compute"), which are about the loop a worker runs.
+     * JDK), quietly without; and the JIT's inlining bound (bin/lib/common.sh) and the compile
+     * commands a user gives in CARAFE_JAVA_OPTS (docs/carafe.md, "The JIT and your compute"),
+     * which are about the loop a worker runs.
      */
     static List<String> forwarded(List<String> jvmOptions) {
         return jvmOptions.stream().filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:aot") || a.startsWith("-Xlog:cds")
-                || a.startsWith("-XX:CompileCommand=")).toList();
+                || a.startsWith("-XX:CompileCommand=") || a.startsWith("-XX:InlineSmallCode=")).toList();
     }
 
     /** How long a worker's exit waits for the rest of its stderr (a grandchild may hold the pipe open). */
