@@ -47,6 +47,10 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     private final long[] windowsRead; // read once: which windows of edges are in local memory; else null
     private final long windowEdges;
     private final int windowRecords;
+    /** A windowed scan reads edges sparsely: it maps a vertex's edges, at least 1/{@value #SPARSE_PARTS} of a window, not a window. */
+    private boolean sparse;
+    private long lastEdgeRead = -1; // the last edge a vertex before the current one read
+    private static final int SPARSE_PARTS = 256;
 
     SequentialEdgeIterator(CarafeGraph graph, int from, int to) {
         this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), graph.header().weightBytes(), 0, from, to, graph.vertexCount(),
@@ -120,6 +124,9 @@ public final class SequentialEdgeIterator implements AutoCloseable {
 
     /** Moves to the next vertex of the range and returns its id, or -1 after the last. */
     public int nextVertex() {
+        if (current >= 0) {
+            lastEdgeRead = edgeBase + current;
+        }
         vertex++;
         if (vertex >= to) {
             return -1;
@@ -224,9 +231,21 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         edgesReadUpTo = edgesReadFrom + n;
     }
 
-    /** A windowed scan: maps the window of edges from the current edge on (and its weights), closing the last. */
+    /**
+     * A windowed scan: maps the edges from the current edge on (and their weights), closing
+     * the last window. A whole window, unless the scan reads sparsely: it passed more than
+     * 1/{@value #SPARSE_PARTS} of a window's edges unread since the last edge it read (a
+     * superstep's few computing vertices, or a frontier). Then it maps the current vertex's
+     * edges and a little more, so that a few vertices spread over the range do not each
+     * read a window.
+     */
     private void mapEdges() {
-        long n = Math.min(windowEdges, lastEdge - edge);
+        long skipped = current >= 0 ? 0 : edge - lastEdgeRead - 1; // negative after a restart: the pace so far holds
+        if (skipped >= 0) {
+            sparse = skipped > windowEdges / SPARSE_PARTS;
+        }
+        long wanted = sparse ? Math.clamp(edgeEnd - edge, windowEdges / SPARSE_PARTS, windowEdges) : windowEdges;
+        long n = Math.min(wanted, lastEdge - edge);
         closeEdges();
         targets = targetSource.map(edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES, MapFlags.READ_ONLY | MapFlags.PREFETCH);
         targetBytes = targets.segment();

@@ -123,6 +123,46 @@ class GraphPartitionTest {
         }
     }
 
+    /**
+     * A pass that reads the edges of a few vertices far apart (a superstep in which few
+     * compute) maps about their edges, not a window for each; every edge is right in it
+     * and in a pass over all of them after it.
+     */
+    @Test
+    void shouldMapOnlyAVertexsEdgesWhenItReadsSparsely() {
+        Path edgeList = SharedData.file("snap/soc-Slashdot0902.txt.gz");
+        try (GraphFile file = GraphImporter.importEdgeList(edgeList, ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "slashdot", file)) {
+            long windowBytes = 64 << 10;
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", 0, g.vertexCount(), windowBytes)) {
+                long start = readBytes();
+                int readers = 0;
+                for (int v; (v = scan.nextVertex()) >= 0; ) {
+                    if (v % 4000 == 3999 && scan.degree() > 0) {
+                        long e = VertexLayout.firstEdge(file.vertices(), v);
+                        for (int t; (t = scan.nextInt()) >= 0; e++) {
+                            assertEquals(EdgeLayout.target(file.edges(), e), t, "edge " + e + " of vertex " + v);
+                        }
+                        readers++;
+                    }
+                }
+                long recordBytes = (long) g.vertexCount() * VertexLayout.BYTES;
+                long edgeBytes = readBytes() - start - recordBytes;
+                assertTrue(readers >= 15, readers + " vertices read their edges");
+                assertTrue(edgeBytes < readers * windowBytes / 4, readers + " vertices far apart read " + edgeBytes
+                        + " bytes of edges; a window each would be " + readers * windowBytes);
+                scan.restart();
+                long e = 0;
+                for (int v; (v = scan.nextVertex()) >= 0; ) {
+                    for (int t; (t = scan.nextInt()) >= 0; e++) {
+                        assertEquals(EdgeLayout.target(file.edges(), e), t, "edge " + e + " of vertex " + v);
+                    }
+                }
+                assertEquals(g.edgeCount(), e);
+            }
+        }
+    }
+
     /** Walks the scan over [from, to), checking each edge against the file; returns how many edges it saw. */
     private static long checkEveryEdge(SequentialEdgeIterator scan, GraphFile file, int from, int to) {
         long edges = 0;
