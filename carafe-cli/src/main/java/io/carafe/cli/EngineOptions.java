@@ -220,7 +220,7 @@ final class EngineOptions {
         };
         long cache = neighbourhoodCache == null ? PregelJob.Options.DEFAULT_NEIGHBOURHOOD_CACHE_BYTES : Units.parseBytes(neighbourhoodCache);
         return new PregelJob.Options(workers, partitionWeights[0], partitionWeights[1], maxSupersteps, superstepTimeoutSeconds * 1000, mode, cache,
-                maxMemoryBytes(), null, PregelJob.Recovery.NONE);
+                maxMemoryBytes(), null, PregelJob.Recovery.NONE, null);
     }
 
     /** --max-memory as PregelJob.Options takes it. */

@@ -98,7 +98,8 @@ final class PregelRun implements AutoCloseable {
         MetricRegistry registry = new MetricRegistry();
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
         Histogram superstepMessages = registry.register("carafe.superstep.messages", new Histogram(new UniformReservoir()));
-        PregelJob.Options options = engine.options(maxSupersteps);
+        // a gathering job's setup is kept with the graph cache, for the next job on this graph
+        PregelJob.Options options = engine.options(maxSupersteps).withGatherPlans(graph.file().path().resolveSibling("plans"));
         PregelJob.Recovery recovery = engine.recovery(graph.name(), command.root().commandLine().getParseResult().originalArgs(), err);
         err.printf("%s on %s with %s%n", algorithm, graph.name(), Output.count(options.workers(), "worker"));
         // on a terminal a bar counts the supersteps; elsewhere a line each, as logs want them

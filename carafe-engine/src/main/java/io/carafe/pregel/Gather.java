@@ -2,7 +2,6 @@ package io.carafe.pregel;
 
 import io.carafe.graph.CarafeGraph;
 import io.carafe.graph.EdgeWeights;
-import io.carafe.graph.InEdgeLists;
 import io.rstore.AllocFlags;
 import io.rstore.Batch;
 import io.rstore.MapFlags;
@@ -13,6 +12,7 @@ import io.rstore.RStore;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -76,19 +76,7 @@ final class Gather implements AutoCloseable {
     private final MemorySegment[][] inContainer;
     private long sending;
 
-    /** This partition's vertices as senders: each one's slot (-1 if it reaches nobody), its out-degree, and the messages a send stands for. */
-    private record Senders(int[] mySlot, int[] outDegree, int[] degree) {
-    }
-
-    /**
-     * This partition's vertices as receivers: their in-lists as the slots of the sources
-     * ({@code source[start[u] .. start[u + 1])}), and, when sends add the edge's weight
-     * ({@code plusWeight}), the weights (null on an unweighted graph: each edge weighs 1).
-     */
-    private record Receivers(int[] start, int[] source, boolean plusWeight, EdgeWeights weights) {
-    }
-
-    private Gather(Partitioning partitioning, int index, Combiner combiner, Slots slots, Senders senders, Receivers receivers, boolean oneValue,
+    private Gather(Partitioning partitioning, int index, Combiner combiner, GatherPlan plan, boolean plusWeight, boolean oneValue,
                    GatheredArrays arrays) {
         this.partitions = partitioning.partitions();
         this.index = index;
@@ -99,20 +87,20 @@ final class Gather implements AutoCloseable {
         if (doubles == null && longs == null) {
             throw new IllegalArgumentException("gathering needs a DoubleCombiner or a LongCombiner, not " + combiner);
         }
-        this.slots = slots.counts();
-        this.base = slots.base();
-        this.mySlot = senders.mySlot();
-        this.outDegree = senders.outDegree();
-        this.degree = senders.degree();
+        this.slots = plan.counts();
+        this.base = plan.base();
+        this.mySlot = plan.mySlot();
+        this.outDegree = plan.outDegree();
+        this.degree = plan.degree();
         long sum = 0;
         for (int d : degree) {
             sum += d;
         }
         this.edges = sum;
-        this.inStart = receivers.start();
-        this.inSource = receivers.source();
-        this.plusWeight = receivers.plusWeight();
-        this.inWeight = receivers.weights();
+        this.inStart = plan.start();
+        this.inSource = plan.source();
+        this.plusWeight = plusWeight;
+        this.inWeight = plan.weights();
         this.oneValue = oneValue;
         this.hasInEdges = new long[(size + 63) >>> 6];
         for (int u = 0; u < size; u++) {
@@ -130,117 +118,20 @@ final class Gather implements AutoCloseable {
     }
 
     /**
-     * Every vertex's out-degree (the vertex records alone) gives every partition's slots,
-     * assigned once a process ({@link Slots}); this partition's in-edges come from the graph's in-edge sections (built at import),
-     * their sources then renamed to slots. No worker reads another's edges. A program that
-     * sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
-     * in- and out-edges: slots go by in- plus out-degree, and each vertex's list holds the
-     * sources of its in-edges and the targets of its out-edges. A program whose sends add
-     * the edge's weight ({@code plusWeight}) has the in-edges' weights read too; one that
-     * sends one value each superstep ({@code oneValue}) is combined from a vertex's first
-     * sending in-neighbour alone. With {@code sortInLists} each list is sorted by slot
-     * ({@link #sortBySlot}). The slots and the gathered values go into {@code arrays}, which
-     * the job's other workers in this process share.
+     * Partition {@code index}'s gather, from its {@link GatherPlan}: read from
+     * {@code plans} when an earlier job left it there, else made from the graph. A program
+     * that sends to all neighbours ({@code allNeighbours}) of a directed graph is heard along
+     * in- and out-edges; one whose sends add the edge's weight ({@code plusWeight}) has the
+     * in-edges' weights; one that sends one value each superstep ({@code oneValue}) is
+     * combined from a vertex's first sending in-neighbour alone. With {@code sortInLists}
+     * each in-list is sorted by slot. The gathered values go into {@code arrays}, which the
+     * job's other workers in this process share.
      */
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
-                        boolean plusWeight, boolean oneValue, boolean sortInLists, GatheredArrays arrays) {
-        int from = partitioning.start(index);
-        int size = partitioning.end(index) - from;
+                        boolean plusWeight, boolean oneValue, boolean sortInLists, GatheredArrays arrays, Path plans) {
         boolean bothWays = allNeighbours && CarafeGraph.header(rstore, graph).directed();
-        Slots shared = arrays.slots(() -> Slots.assign(rstore, graph, partitioning, bothWays));
-        int[] slotOf = shared.slotOf();
-        int[] base = shared.base();
-        int[] outDegree = CarafeGraph.outDegrees(rstore, graph, from, from + size);
-        int[] degree = outDegree; // heard along out-edges alone: the same
-        if (bothWays) {
-            degree = CarafeGraph.inDegrees(rstore, graph, from, from + size);
-            for (int u = 0; u < size; u++) {
-                degree[u] += outDegree[u];
-            }
-        }
-        int[] mySlot = new int[size];
-        for (int u = 0; u < size; u++) {
-            int slot = slotOf[from + u];
-            mySlot[u] = slot < 0 ? -1 : slot - base[index];
-        }
-        InEdgeLists in = InEdgeLists.read(rstore, graph, from, from + size, plusWeight);
-        int[] start = in.start();
-        int[] source = in.sources();
-        if (bothWays) {
-            long outEdges = 0;
-            for (int d : outDegree) {
-                outEdges += d;
-            }
-            if (source.length + outEdges > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException("partition " + index + " has " + (source.length + outEdges) + " in- and out-edges, more than"
-                        + " one array holds: use more workers");
-            }
-            int[] targets = CarafeGraph.outTargets(rstore, graph, from, from + size, (int) outEdges);
-            int[] both = new int[source.length + targets.length];
-            int[] bothStart = new int[size + 1];
-            int at = 0;
-            int out = 0;
-            for (int u = 0; u < size; u++) {
-                bothStart[u] = at;
-                int inCount = start[u + 1] - start[u];
-                System.arraycopy(source, start[u], both, at, inCount);
-                at += inCount;
-                System.arraycopy(targets, out, both, at, outDegree[u]);
-                at += outDegree[u];
-                out += outDegree[u];
-            }
-            bothStart[size] = at;
-            start = bothStart;
-            source = both;
-        }
-        for (int e = 0; e < source.length; e++) {
-            source[e] = slotOf[source[e]]; // it has an edge to this partition, so a slot
-        }
-        EdgeWeights weight = plusWeight ? in.weights() : null; // null on an unweighted graph: every edge weighs 1
-        if (sortInLists) {
-            sortBySlot(start, source, weight);
-        }
-        return new Gather(partitioning, index, combiner, shared, new Senders(mySlot, outDegree, degree), new Receivers(start, source, plusWeight, weight),
-                oneValue, arrays);
-    }
-
-    /**
-     * Sorts each vertex's in-list by slot (weights, when given, move with their slots), so
-     * the combine loop's loads of one vertex walk the gathered array forward, the heavy
-     * senders' first. Worth it when every superstep combines every in-edge (PageRank's
-     * compute gains more than the sort costs at setup); a hybrid job's dense supersteps
-     * skip most in-edges by their sent bits and measured no faster (docs/measure/notebook.md).
-     * Sums then add in slot order rather than the graph's.
-     */
-    private static void sortBySlot(int[] start, int[] source, EdgeWeights weight) {
-        int vertices = start.length - 1;
-        if (weight == null) {
-            for (int u = 0; u < vertices; u++) {
-                Arrays.sort(source, start[u], start[u + 1]);
-            }
-            return;
-        }
-        int longest = 0;
-        for (int u = 0; u < vertices; u++) {
-            longest = Math.max(longest, start[u + 1] - start[u]);
-        }
-        long[] keyed = new long[longest]; // the slot in the high half, the edge's place in its list in the low one
-        MemorySegment weights = weight.memory();
-        long bytes = weight.weightBytes();
-        MemorySegment moved = MemorySegment.ofArray(new long[longest]);
-        for (int u = 0; u < vertices; u++) {
-            int at = start[u];
-            int count = start[u + 1] - at;
-            for (int i = 0; i < count; i++) {
-                keyed[i] = (long) source[at + i] << 32 | i;
-            }
-            Arrays.sort(keyed, 0, count);
-            for (int i = 0; i < count; i++) {
-                source[at + i] = (int) (keyed[i] >>> 32);
-                MemorySegment.copy(weights, (at + (int) keyed[i]) * bytes, moved, i * bytes, bytes);
-            }
-            MemorySegment.copy(moved, 0, weights, at * bytes, count * bytes);
-        }
+        GatherPlan plan = GatherPlan.obtain(plans, rstore, graph, partitioning, index, bothWays, plusWeight, sortInLists, arrays);
+        return new Gather(partitioning, index, combiner, plan, plusWeight, oneValue, arrays);
     }
 
     /**

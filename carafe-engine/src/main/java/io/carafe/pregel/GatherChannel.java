@@ -4,6 +4,7 @@ import io.rstore.RAddress;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -34,7 +35,7 @@ class GatherChannel implements MessageChannel {
         this.worker = worker;
         this.gather = Gather.build(worker.graph().rstore(), header.graph(), worker.partitioning(), worker.index(), declared.combiner(),
                 declared.sending() == Declaration.Sending.ALONG_ALL_EDGES, declared.addsWeight(), declared.sendsSameValue(), sortInLists,
-                worker.shared());
+                worker.shared(), header.gatherPlans().isEmpty() ? null : Path.of(header.gatherPlans()));
         worker.graph().knowOutDegrees(gather.outDegrees());
         int size = worker.size();
         this.gathered = new long[size];

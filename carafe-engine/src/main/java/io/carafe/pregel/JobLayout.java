@@ -17,11 +17,13 @@ import java.nio.charset.StandardCharsets;
  * 40  globals G (int)      44  value bytes (int)      48 message bytes (int)
  * 52  messaging (int: 0 push, 1 gather, 2 hybrid)     56 edge count (long)
  * 64  graph name length (int)     68 graph name (UTF-8, up to 252 bytes)
- * 320 program spec length (int)   324 program spec (UTF-8, up to 2,748 bytes; empty: threads only)
- * 3072 first superstep (long: 0, or the checkpoint a restarted job goes on from)
- * 3080 checkpoint every K supersteps (int, 0: none)   3084 checkpoint directory length (int)
- * 3088 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
- * 3096 checkpoint directory (UTF-8, up to 1,000 bytes)
+ * 320 program spec length (int)   324 program spec (UTF-8, up to 1,744 bytes; empty: threads only)
+ * 2068 first superstep (long: 0, or the checkpoint a restarted job goes on from)
+ * 2076 checkpoint every K supersteps (int, 0: none)   2080 checkpoint directory length (int)
+ * 2084 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
+ * 2092 gather plans directory length (int)
+ * 2096 checkpoint directory (UTF-8, up to 1,000 bytes)
+ * 3096 gather plans directory (UTF-8, up to 1,000 bytes; empty: plans are not kept)
  * 4096 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (address, capacity in pages) for the even then the odd
  *     page list; row i = the outboxes of worker i
@@ -30,7 +32,7 @@ import java.nio.charset.StandardCharsets;
  * </pre>
  */
 public final class JobLayout {
-    public static final long MAGIC = 0x35424f4a_47455250L; // "PREGJOB5"
+    public static final long MAGIC = 0x36424f4a_47455250L; // "PREGJOB6"
     // each field's offset follows from the one before and its size, as drawn above
     private static final long PARTITIONS = Long.BYTES; // after the magic
     private static final long AGGREGATORS = PARTITIONS + Integer.BYTES;
@@ -47,14 +49,16 @@ public final class JobLayout {
     private static final int NAME_MAX = 252;
     private static final long PROGRAM_LENGTH = NAME + NAME_MAX;
     private static final long PROGRAM = PROGRAM_LENGTH + Integer.BYTES;
-    private static final int PROGRAM_MAX = 2748;
+    private static final int PROGRAM_MAX = 1744;
     private static final long FIRST_SUPERSTEP = PROGRAM + PROGRAM_MAX;
     private static final long CHECKPOINT_EVERY = FIRST_SUPERSTEP + Long.BYTES;
     private static final long CHECKPOINT_DIR_LENGTH = CHECKPOINT_EVERY + Integer.BYTES;
     private static final long NEIGHBOURHOOD_CACHE = CHECKPOINT_DIR_LENGTH + Integer.BYTES;
-    private static final long CHECKPOINT_DIR = NEIGHBOURHOOD_CACHE + Long.BYTES;
-    private static final long STARTS = 4096; // the partition starts begin on the second 4 KiB
-    private static final int CHECKPOINT_DIR_MAX = (int) (STARTS - CHECKPOINT_DIR);
+    private static final long PLANS_DIR_LENGTH = NEIGHBOURHOOD_CACHE + Long.BYTES;
+    private static final long CHECKPOINT_DIR = PLANS_DIR_LENGTH + Integer.BYTES;
+    private static final int DIR_MAX = 1000;
+    private static final long PLANS_DIR = CHECKPOINT_DIR + DIR_MAX;
+    private static final long STARTS = PLANS_DIR + DIR_MAX; // the partition starts begin on the second 4 KiB
     private static final long CELL = 32;
     private static final long BROADCAST = 16;
 
@@ -63,11 +67,13 @@ public final class JobLayout {
      * a checkpoint starts at {@code firstSuperstep}, which the workers restore from
      * {@code checkpointDirectory}; with {@code checkpointEvery} K > 0 they write their part of
      * a checkpoint there after every K-th superstep. A program that reads neighbourhoods
-     * keeps at most {@code neighbourhoodCacheBytes} of other partitions' edges per worker.
+     * keeps at most {@code neighbourhoodCacheBytes} of other partitions' edges per worker. A
+     * gathering job's workers keep their {@link GatherPlan}s in {@code gatherPlans} (empty: not kept).
      */
     public record Header(int partitions, int aggregators, int globals, long vertices, long edges, int valueBytes, int messageBytes,
                          long valuesAt, long barrierAt, Messaging messaging, String graph, String program, int[] starts,
-                         long firstSuperstep, int checkpointEvery, String checkpointDirectory, long neighbourhoodCacheBytes) {
+                         long firstSuperstep, int checkpointEvery, String checkpointDirectory, long neighbourhoodCacheBytes,
+                         String gatherPlans) {
     }
 
     private JobLayout() {
@@ -175,15 +181,22 @@ public final class JobLayout {
         s.set(ValueLayout.JAVA_INT_UNALIGNED, PROGRAM_LENGTH, spec.length);
         MemorySegment.copy(spec, 0, s, ValueLayout.JAVA_BYTE, PROGRAM, spec.length);
         byte[] checkpoints = h.checkpointDirectory().getBytes(StandardCharsets.UTF_8);
-        if (checkpoints.length > CHECKPOINT_DIR_MAX) {
+        if (checkpoints.length > DIR_MAX) {
             throw new IllegalArgumentException("checkpoint directory path too long for a job directory (" + checkpoints.length + " bytes, at most "
-                    + CHECKPOINT_DIR_MAX + "): " + h.checkpointDirectory());
+                    + DIR_MAX + "): " + h.checkpointDirectory());
         }
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP, h.firstSuperstep());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY, h.checkpointEvery());
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, NEIGHBOURHOOD_CACHE, h.neighbourhoodCacheBytes());
         s.set(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_DIR_LENGTH, checkpoints.length);
         MemorySegment.copy(checkpoints, 0, s, ValueLayout.JAVA_BYTE, CHECKPOINT_DIR, checkpoints.length);
+        byte[] plans = h.gatherPlans().getBytes(StandardCharsets.UTF_8);
+        if (plans.length > DIR_MAX) {
+            throw new IllegalArgumentException("gather plans directory path too long for a job directory (" + plans.length + " bytes, at most "
+                    + DIR_MAX + "): " + h.gatherPlans());
+        }
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, PLANS_DIR_LENGTH, plans.length);
+        MemorySegment.copy(plans, 0, s, ValueLayout.JAVA_BYTE, PLANS_DIR, plans.length);
         for (int p = 0; p <= h.partitions(); p++) {
             s.set(ValueLayout.JAVA_INT_UNALIGNED, STARTS + 4L * p, h.starts()[p]);
         }
@@ -206,7 +219,8 @@ public final class JobLayout {
                 messaging(s.get(ValueLayout.JAVA_INT_UNALIGNED, MESSAGING)),
                 text(s, NAME_LENGTH, NAME, NAME_MAX), text(s, PROGRAM_LENGTH, PROGRAM, PROGRAM_MAX), starts,
                 s.get(ValueLayout.JAVA_LONG_UNALIGNED, FIRST_SUPERSTEP), s.get(ValueLayout.JAVA_INT_UNALIGNED, CHECKPOINT_EVERY),
-                text(s, CHECKPOINT_DIR_LENGTH, CHECKPOINT_DIR, CHECKPOINT_DIR_MAX), s.get(ValueLayout.JAVA_LONG_UNALIGNED, NEIGHBOURHOOD_CACHE));
+                text(s, CHECKPOINT_DIR_LENGTH, CHECKPOINT_DIR, DIR_MAX), s.get(ValueLayout.JAVA_LONG_UNALIGNED, NEIGHBOURHOOD_CACHE),
+                text(s, PLANS_DIR_LENGTH, PLANS_DIR, DIR_MAX));
     }
 
     private static Messaging messaging(int code) {

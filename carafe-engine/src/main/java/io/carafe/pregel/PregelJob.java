@@ -55,10 +55,13 @@ public final class PregelJob {
      *                          job starts plus what the machine has available then; 0: no bound
      * @param progress          told each superstep as the coordinator saw it, when it ends (null: nobody)
      * @param recovery          checkpoints and restarts ({@link Recovery#NONE}: neither)
+     * @param gatherPlans       a directory where a gathering job keeps what its setup makes of the graph and partitioning
+     *                          ({@link GatherPlan}) and where the next job of the same finds it (null: made each job, not kept);
+     *                          any directory will do, plans of many graphs can share it, and deleting it costs only that work
      */
     public record Options(int workers, double vertexWeight, double edgeWeight, long maxSupersteps, long superstepTimeoutMs,
                           Messaging messaging, long neighbourhoodCacheBytes, long maxMemoryBytes, Consumer<Superstep> progress,
-                          Recovery recovery) {
+                          Recovery recovery, Path gatherPlans) {
         /** Each worker's cache of other partitions' edges, for programs that read neighbourhoods: 64 MiB unless set. */
         public static final long DEFAULT_NEIGHBOURHOOD_CACHE_BYTES = 64L << 20;
         /** maxMemoryBytes: what the job's processes hold when it starts plus what the machine (or cgroup) has available then. */
@@ -87,37 +90,42 @@ public final class PregelJob {
 
         public static Options defaults(int workers) {
             return new Options(workers, 1, 1, 10_000, 600_000, Messaging.AUTO, DEFAULT_NEIGHBOURHOOD_CACHE_BYTES, AVAILABLE_MEMORY, null,
-                    Recovery.NONE);
+                    Recovery.NONE, null);
         }
 
         public Options withMaxSupersteps(long n) {
             return new Options(workers, vertexWeight, edgeWeight, n, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, maxMemoryBytes,
-                    progress, recovery);
+                    progress, recovery, gatherPlans);
         }
 
         public Options withMessaging(Messaging m) {
             return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, m, neighbourhoodCacheBytes, maxMemoryBytes,
-                    progress, recovery);
+                    progress, recovery, gatherPlans);
         }
 
         public Options withNeighbourhoodCacheBytes(long bytes) {
             return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, bytes, maxMemoryBytes, progress,
-                    recovery);
+                    recovery, gatherPlans);
         }
 
         public Options withMaxMemoryBytes(long bytes) {
             return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes, bytes,
-                    progress, recovery);
+                    progress, recovery, gatherPlans);
         }
 
         public Options withProgress(Consumer<Superstep> p) {
             return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes,
-                    maxMemoryBytes, p, recovery);
+                    maxMemoryBytes, p, recovery, gatherPlans);
         }
 
         public Options withRecovery(Recovery r) {
             return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes,
-                    maxMemoryBytes, progress, r);
+                    maxMemoryBytes, progress, r, gatherPlans);
+        }
+
+        public Options withGatherPlans(Path directory) {
+            return new Options(workers, vertexWeight, edgeWeight, maxSupersteps, superstepTimeoutMs, messaging, neighbourhoodCacheBytes,
+                    maxMemoryBytes, progress, recovery, directory);
         }
     }
 
@@ -418,7 +426,7 @@ public final class PregelJob {
                         header.edgeCount(), valueLayout.bytes(), declared.messageBytes(), valuesSegment.address(),
                         barrierSegment.address(), messaging, graph, program.spec(), partitioning.starts(),
                         restored == null ? 0 : restored.superstep(), job.checkpointEvery(), job.checkpoints() == null ? "" : job.checkpoints().toString(),
-                        options.neighbourhoodCacheBytes()));
+                        options.neighbourhoodCacheBytes(), options.gatherPlans() == null ? "" : options.gatherPlans().toString()));
                 directory.write();
             }
             try (BarrierCoordinator coordinator = new BarrierCoordinator(barrierSegment, layout)) {

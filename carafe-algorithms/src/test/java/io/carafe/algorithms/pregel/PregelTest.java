@@ -27,9 +27,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(120)
 class PregelTest extends GraphTestBase {
+    private static final FileTime LONG_AGO = FileTime.fromMillis(978_307_200_000L); // 2001-01-01
 
     private PregelJob.Result run(String graph, VertexProgram program, int workers) {
         return PregelJob.run(rstore, graph, program, PregelJob.Options.defaults(workers));
@@ -436,6 +440,48 @@ class PregelTest extends GraphTestBase {
         }
         assertEquals(messaging != Messaging.GATHER, seen[0], "some superstep pushed");
         assertEquals(messaging != Messaging.PUSH, seen[1], "some superstep gathered");
+    }
+
+    /**
+     * Jobs given a directory of gather plans: the first keeps its workers' plans there, the
+     * next reads them (and makes none), and both answer as the references do: PageRank
+     * gathered every superstep (in-lists sorted), SSSP hybrid along weighted in-edges, and
+     * WCC by label propagation heard along in- and out-edges of a directed graph.
+     */
+    @Test
+    void shouldAnswerAlikeFromGatherPlansKeptByAnEarlierJob() throws IOException {
+        Path plans = dir.resolve("plans");
+        try (GraphFile wiki = load("wiki-plans", shared("snap/wiki-Vote.txt"), ImportOptions.defaults());
+             GraphFile slashdot = load("slashdot-plans", shared("snap/soc-Slashdot0902.txt.gz"), ImportOptions.defaults().withRandomWeights(7))) {
+            double[] ranks = References.pageRank(wiki, 0.85, 20, false);
+            double[] distances = References.shortestDistances(slashdot, 11);
+            long[] components = References.weakComponents(wiki);
+            for (int job = 0; job < 2; job++) {
+                PregelJob.Options options = PregelJob.Options.defaults(2).withGatherPlans(plans);
+                double[] got = doubles(PregelJob.run(rstore, "wiki-plans", new PageRank(0.85, 20, 0, false), options.withMessaging(Messaging.GATHER)));
+                for (int v = 0; v < ranks.length; v++) {
+                    assertEquals(ranks[v], got[v], 1e-9, "job " + job + ", rank of vertex " + v);
+                }
+                assertArrayEquals(distances, doubles(PregelJob.run(rstore, "slashdot-plans", new ShortestPaths(11), options.withMessaging(Messaging.HYBRID))),
+                        "job " + job + ": distances");
+                assertArrayEquals(components, longs(PregelJob.run(rstore, "wiki-plans", new ConnectedComponents(), options.withMessaging(Messaging.GATHER))),
+                        "job " + job + ": components");
+                if (job == 0) {
+                    try (Stream<Path> kept = Files.list(plans)) {
+                        List<Path> files = kept.toList();
+                        assertEquals(6, files.size(), "two partitions' plans of three program shapes");
+                        for (Path f : files) {
+                            Files.setLastModifiedTime(f, LONG_AGO); // a plan made again is written again
+                        }
+                    }
+                }
+            }
+            try (Stream<Path> kept = Files.list(plans)) {
+                for (Path f : kept.toList()) {
+                    assertEquals(LONG_AGO, Files.getLastModifiedTime(f), f + ": the second jobs read it, and wrote nothing");
+                }
+            }
+        }
     }
 
     /**

@@ -1,0 +1,182 @@
+package io.carafe.pregel;
+
+import io.carafe.graph.CarafeGraph;
+import io.carafe.graph.GraphHeader;
+import io.carafe.importer.GraphFile;
+import io.carafe.importer.GraphImporter;
+import io.carafe.importer.ImportOptions;
+import io.carafe.importer.SharedData;
+import io.rstore.RStore;
+import io.rstore.RStoreSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Gather plans kept in a directory: read back, each is what making it from the graph gives
+ * (slots, degrees, in-lists, weights) for every shape of program; a plan of another
+ * partitioning, a damaged file, or a graph of the same identity but other edges is made
+ * again, never used; and a directory that cannot be written costs nothing but the work.
+ */
+class GatherPlanTest {
+    @TempDir
+    Path dir;
+    private RStore rstore;
+
+    @BeforeEach
+    void start() {
+        rstore = RStore.embedded(RStoreSettings.defaults().withChunkSizeBytes(1 << 20));
+    }
+
+    @AfterEach
+    void stop() {
+        rstore.close();
+    }
+
+    /** Directed and weighted (Bitcoin Alpha): heard along out-edges or both ways, with weights or not, sorted or not, on 3 partitions. */
+    @Test
+    void shouldReadBackWhatMakingThePlanGivesForEveryShape() throws IOException {
+        Path csv = SharedData.file("snap/soc-sign-bitcoinalpha.csv.gz");
+        try (GraphFile file = GraphImporter.importEdgeList(csv, ImportOptions.defaults().withWeightColumn(3), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "alpha", file)) {
+            Partitioning partitioning = Partitioning.compute(rstore, "alpha", 3, 1, 1);
+            Path plans = dir.resolve("plans");
+            for (int shape = 0; shape < 8; shape++) {
+                boolean bothWays = (shape & 1) != 0;
+                boolean plusWeight = (shape & 2) != 0;
+                boolean sorted = (shape & 4) != 0;
+                if (bothWays && plusWeight) {
+                    continue; // a program that adds weights sends along out-edges alone (Declaration refuses the rest)
+                }
+                for (int index = 0; index < 3; index++) {
+                    GatherPlan made = GatherPlan.obtain(null, rstore, "alpha", partitioning, index, bothWays, plusWeight, sorted, new GatheredArrays());
+                    GatheredArrays arrays = new GatheredArrays(); // a plan made twice with these shares their slots
+                    GatherPlan first = GatherPlan.obtain(plans, rstore, "alpha", partitioning, index, bothWays, plusWeight, sorted, arrays);
+                    GatherPlan kept = GatherPlan.obtain(plans, rstore, "alpha", partitioning, index, bothWays, plusWeight, sorted, arrays);
+                    String what = "shape " + shape + ", partition " + index;
+                    assertSame(made, first, what + " (made with a directory)");
+                    assertSame(made, kept, what + " (read back)");
+                    assertNotSame(first.base(), kept.base(), what + ": the second was read from the file, not made again");
+                }
+            }
+            assertEquals(18, planFiles(plans).size(), "one file per partition and shape");
+            Partitioning other = Partitioning.compute(rstore, "alpha", 2, 1, 1);
+            GatherPlan.obtain(plans, rstore, "alpha", other, 0, false, false, false, new GatheredArrays());
+            assertEquals(19, planFiles(plans).size(), "another partitioning keeps a plan of its own");
+        }
+    }
+
+    @Test
+    void shouldMakeADamagedPlanAgainAndReplaceIt() throws IOException {
+        try (GraphFile file = GraphImporter.importEdgeList(SharedData.file("snap/wiki-Vote.txt"), ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "vote", file)) {
+            Partitioning partitioning = Partitioning.compute(rstore, "vote", 2, 1, 1);
+            Path plans = dir.resolve("plans");
+            GatherPlan made = GatherPlan.obtain(plans, rstore, "vote", partitioning, 1, false, false, true, new GatheredArrays());
+            Path plan = planFiles(plans).getFirst();
+            byte[] bytes = Files.readAllBytes(plan);
+            for (long at : new long[] {bytes.length / 2, bytes.length - 3, 9}) {
+                byte[] damaged = bytes.clone();
+                damaged[(int) at] ^= 0x10;
+                Files.write(plan, damaged);
+                GatherPlan again = GatherPlan.obtain(plans, rstore, "vote", partitioning, 1, false, false, true, new GatheredArrays());
+                assertSame(made, again, "byte " + at + " damaged");
+                assertArrayEquals(bytes, Files.readAllBytes(plan), "byte " + at + " damaged: the plan was written again");
+            }
+            Files.write(plan, Arrays.copyOf(bytes, bytes.length / 3));
+            assertSame(made, GatherPlan.obtain(plans, rstore, "vote", partitioning, 1, false, false, true, new GatheredArrays()), "a file cut short");
+        }
+    }
+
+    /**
+     * Two edge lists of one size and modification time and the same vertex and edge counts
+     * but other edges: the graph header says they are the same graph (as for a source
+     * rewritten in place within the clock's resolution); the plan's samples tell them apart.
+     */
+    @Test
+    void shouldNeverGatherAGraphWithOtherEdgesAlongAPlanOfTheSameIdentity() throws IOException {
+        int n = 400;
+        StringBuilder ring = new StringBuilder();
+        StringBuilder shifted = new StringBuilder();
+        for (int v = 0; v < n; v++) {
+            ring.append(String.format("%03d %03d%n", v, (v + 1) % n));
+            shifted.append(String.format("%03d %03d%n", v, (v + 7) % n));
+        }
+        Path first = Files.writeString(Files.createDirectories(dir.resolve("a")).resolve("ring.txt"), ring);
+        Path second = Files.writeString(Files.createDirectories(dir.resolve("b")).resolve("ring.txt"), shifted);
+        Files.setLastModifiedTime(second, Files.getLastModifiedTime(first));
+        Path plans = dir.resolve("plans");
+        GatherPlan ofFirst;
+        GraphHeader firstHeader;
+        try (GraphFile file = GraphImporter.importEdgeList(first, ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "ring", file)) {
+            firstHeader = file.header();
+            ofFirst = GatherPlan.obtain(plans, rstore, "ring", Partitioning.compute(rstore, "ring", 2, 1, 1), 0, false, false, false, new GatheredArrays());
+        }
+        CarafeGraph.delete(rstore, "ring");
+        try (GraphFile file = GraphImporter.importEdgeList(second, ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "ring", file)) {
+            Partitioning partitioning = Partitioning.compute(rstore, "ring", 2, 1, 1);
+            assertTrue(CarafeGraph.header(rstore, "ring").sameGraphAs(firstHeader), "the control: the headers name one graph");
+            GatherPlan kept = GatherPlan.obtain(plans, rstore, "ring", partitioning, 0, false, false, false, new GatheredArrays());
+            GatherPlan made = GatherPlan.obtain(null, rstore, "ring", partitioning, 0, false, false, false, new GatheredArrays());
+            assertSame(made, kept, "the second graph's plan");
+            assertNotEquals(Arrays.toString(ofFirst.source()), Arrays.toString(made.source()), "the control: the plans differ");
+        }
+    }
+
+    @Test
+    void shouldMakeThePlanWhereTheDirectoryCannotBeWritten() throws IOException {
+        try (GraphFile file = GraphImporter.importEdgeList(SharedData.file("snap/wiki-Vote.txt"), ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "vote", file)) {
+            Partitioning partitioning = Partitioning.compute(rstore, "vote", 2, 1, 1);
+            Path notADirectory = Files.writeString(dir.resolve("plans-file"), "a file where the directory would be");
+            Path plans = notADirectory.resolve("plans");
+            GatherPlan made = GatherPlan.obtain(plans, rstore, "vote", partitioning, 0, false, false, false, new GatheredArrays());
+            assertSame(GatherPlan.obtain(null, rstore, "vote", partitioning, 0, false, false, false, new GatheredArrays()), made, "made all the same");
+            assertEquals("a file where the directory would be", Files.readString(notADirectory));
+        }
+    }
+
+    private static List<Path> planFiles(Path plans) throws IOException {
+        try (Stream<Path> files = Files.list(plans)) {
+            List<Path> all = new ArrayList<>(files.toList());
+            for (Path p : all) {
+                assertTrue(p.getFileName().toString().endsWith(".plan"), "only plans in the directory, no temporary file left: " + p);
+            }
+            return all;
+        }
+    }
+
+    private static void assertSame(GatherPlan expected, GatherPlan actual, String what) {
+        assertArrayEquals(expected.counts(), actual.counts(), what + ": slot counts");
+        assertArrayEquals(expected.base(), actual.base(), what + ": slot bases");
+        assertArrayEquals(expected.mySlot(), actual.mySlot(), what + ": slots");
+        assertArrayEquals(expected.outDegree(), actual.outDegree(), what + ": out-degrees");
+        assertArrayEquals(expected.degree(), actual.degree(), what + ": degrees heard along");
+        assertArrayEquals(expected.start(), actual.start(), what + ": in-list starts");
+        assertArrayEquals(expected.source(), actual.source(), what + ": in-list slots");
+        assertEquals(expected.weights() == null, actual.weights() == null, what + ": weights or none");
+        if (expected.weights() != null) {
+            assertEquals(expected.weights().length(), actual.weights().length(), what + ": weights");
+            for (int k = 0; k < expected.weights().length(); k++) {
+                assertEquals(expected.weights().get(k), actual.weights().get(k), what + ": weight " + k);
+            }
+        }
+    }
+}
