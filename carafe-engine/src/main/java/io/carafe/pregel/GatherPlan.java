@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  * into place, so a reader never sees half of one.
  */
 record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[] degree, int[] start, int[] source, EdgeWeights weights) {
-    private static final long MAGIC = 0x31304e414c505047L; // "GPPLAN01" little-endian
+    private static final long MAGIC = 0x32304e414c505047L; // "GPPLAN02" little-endian
     private static final int SAMPLES = 8;       // vertices whose in-lists a plan carries as the graph had them
     private static final int SAMPLE_SOURCES = 4; // of each, its first sources
     private static final int BUFFER_BYTES = 1 << 20;
@@ -295,8 +295,8 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
                 return null;
             }
             int count = in.getInt();
-            if (count < 0) {
-                return null;
+            if (count < 0 || 4L * count > in.remaining()) {
+                return null; // never allocate past what the file holds
             }
             long[] counts = new long[partitions];
             int[] base = new int[partitions + 1];
@@ -316,6 +316,9 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
             in.get(MemorySegment.ofArray(start));
             in.get(MemorySegment.ofArray(source));
             int weightCount = in.getInt();
+            if ((long) weightCount * key.graph().weightBytes() > in.remaining()) {
+                return null;
+            }
             EdgeWeights weights = null;
             if (weightCount >= 0) {
                 weights = EdgeWeights.allocate(weightCount, key.graph().weightBytes());
@@ -435,6 +438,11 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
                 }
             }
             buffer.flip();
+        }
+
+        /** Bytes of the file not read yet. */
+        long remaining() throws IOException {
+            return channel.size() - channel.position() + buffer.remaining();
         }
 
         /** Whether the checksum that follows matches every byte read, and nothing follows it. */

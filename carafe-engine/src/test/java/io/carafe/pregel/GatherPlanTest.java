@@ -100,6 +100,16 @@ class GatherPlanTest {
             }
             Files.write(plan, Arrays.copyOf(bytes, bytes.length / 3));
             assertSame(made, GatherPlan.obtain(plans, rstore, "vote", partitioning, 1, false, false, true, new GatheredArrays()), "a file cut short");
+            for (int at = 0; at < 512; at += 4) { // wherever a length lies, nothing is allocated for it: the plan is made again
+                byte[] lying = bytes.clone();
+                lying[at] = (byte) 0xff;
+                lying[at + 1] = (byte) 0xff;
+                lying[at + 2] = (byte) 0xff;
+                lying[at + 3] = (byte) 0x7f;
+                Files.write(plan, lying);
+                assertSame(made, GatherPlan.obtain(plans, rstore, "vote", partitioning, 1, false, false, true, new GatheredArrays()),
+                        "2^31 - 1 written at byte " + at);
+            }
         }
     }
 
