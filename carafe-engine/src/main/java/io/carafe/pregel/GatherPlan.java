@@ -382,8 +382,7 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
-            buffer.clear();
-            channel.force(false);
+            buffer.clear(); // not forced to disk: a plan torn by a crash fails its checksum and is made again
         }
 
         @Override
