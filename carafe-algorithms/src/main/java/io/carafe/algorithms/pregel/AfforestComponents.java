@@ -111,6 +111,11 @@ public final class AfforestComponents implements VertexProgram {
         if (ctx.superstep() == 0) {
             int degree = ctx.outDegree() + (ctx.directed() ? ctx.inDegree() : 0);
             ctx.aggregate(DEGREE_AND_VERTEX, (long) degree << 32 | (Integer.MAX_VALUE - v));
+            if (degree == 0) { // a component of its own, which nobody reads as a neighbour or parent: labelled now, and done
+                value.setLong(0, ctx.originalId());
+                ctx.voteToHalt();
+                return;
+            }
             if (ctx.originalId() != v) {
                 ctx.aggregate(RENAMED, 1L);
             }
