@@ -12,11 +12,17 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -41,6 +47,8 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
     private static final int SAMPLES = 8;       // vertices whose in-lists a plan carries as the graph had them
     private static final int SAMPLE_SOURCES = 4; // of each, its first sources
     private static final int BUFFER_BYTES = 1 << 20;
+    /** A directory of plans keeps at most this many bytes of them, the most recently used (two LiveJournal-sized graphs' plans of a few shapes and worker counts). */
+    static final long KEPT_BYTES = 8L << 30;
 
     /** What a plan is made from; a plan file holds it and is used only where it is the same. */
     record Key(GraphHeader graph, int[] starts, int index, boolean bothWays, boolean plusWeight, boolean sorted) {
@@ -89,11 +97,59 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
         Path file = directory.resolve(key.fileName());
         GatherPlan kept = read(file, key, rstore, graph, partitioning);
         if (kept != null) {
+            touch(file);
             return kept;
         }
         GatherPlan made = make(rstore, graph, partitioning, key, arrays);
-        made.write(file, key, rstore, graph, partitioning.start(index));
+        if (made.write(file, key, rstore, graph, partitioning.start(index))) {
+            evictBeyond(directory, KEPT_BYTES, file);
+        }
         return made;
+    }
+
+    /** A plan read is a plan used: its modification time says when, for {@link #evictBeyond}. */
+    private static void touch(Path file) {
+        try {
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
+        } catch (IOException e) {
+            // a read-only directory keeps its plans as they are
+        }
+    }
+
+    /**
+     * Deletes the least recently used plans of {@code directory}, never {@code keep}, while
+     * they take more than {@code bytes}: plans of graphs, worker counts and programs no longer
+     * run would otherwise pile up. A plan another job is reading stays readable to it.
+     */
+    static void evictBeyond(Path directory, long bytes, Path keep) {
+        record Plan(Path path, long bytes, long used) {
+        }
+        List<Plan> plans = new ArrayList<>();
+        long total = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "gather-*.plan")) {
+            for (Path f : files) {
+                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+                plans.add(new Plan(f, a.size(), a.lastModifiedTime().toMillis()));
+                total += a.size();
+            }
+        } catch (IOException e) {
+            return; // nothing to evict from a directory that cannot be listed
+        }
+        plans.sort(Comparator.comparingLong(Plan::used));
+        for (Plan p : plans) {
+            if (total <= bytes) {
+                break;
+            }
+            if (p.path().equals(keep)) {
+                continue;
+            }
+            try {
+                Files.deleteIfExists(p.path());
+                total -= p.bytes();
+            } catch (IOException e) {
+                // another process's eviction, or a read-only file: left
+            }
+        }
     }
 
     /**
@@ -230,8 +286,11 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
         return out;
     }
 
-    /** Writes the plan to a temporary file beside {@code file}, then moves it into place; a failure leaves no file and is not an error. */
-    private void write(Path file, Key key, RStore rstore, String graph, int from) {
+    /**
+     * Writes the plan to a temporary file beside {@code file}, then moves it into place;
+     * whether it did. A failure leaves no file and is not an error.
+     */
+    private boolean write(Path file, Key key, RStore rstore, String graph, int from) {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId());
         try {
             Files.createDirectories(file.getParent());
@@ -264,12 +323,14 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
             }
+            return true;
         } catch (IOException | RuntimeException e) {
             try {
                 Files.deleteIfExists(temporary);
             } catch (IOException ignored) {
                 // nothing more to do: the next job makes the plan again
             }
+            return false;
         }
     }
 

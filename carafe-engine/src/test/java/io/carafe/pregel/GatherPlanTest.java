@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -150,6 +151,39 @@ class GatherPlanTest {
         }
     }
 
+    /**
+     * Over its budget, a directory loses its least recently used plans first (a plan read is
+     * used then), never the one just written, and keeps what else is in it.
+     */
+    @Test
+    void shouldEvictTheLeastRecentlyUsedPlansBeyondTheBudget() throws IOException {
+        try (GraphFile file = GraphImporter.importEdgeList(SharedData.file("snap/wiki-Vote.txt"), ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "vote", file)) {
+            Path plans = dir.resolve("plans");
+            Partitioning partitioning = Partitioning.compute(rstore, "vote", 4, 1, 1);
+            for (int index = 0; index < 4; index++) {
+                GatherPlan.obtain(plans, rstore, "vote", partitioning, index, false, false, false, new GatheredArrays());
+            }
+            List<Path> files = planFiles(plans);
+            assertEquals(4, files.size());
+            Path other = Files.writeString(plans.resolve("notes.txt"), "not a plan");
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < 4; i++) { // files.get(0) used longest ago, files.get(3) last
+                Files.setLastModifiedTime(files.get(i), FileTime.fromMillis(now - 60_000L * (4 - i)));
+            }
+            GatherPlan.evictBeyond(plans, Files.size(files.get(0)) + Files.size(files.get(3)), files.get(0)); // room for two
+            assertTrue(Files.exists(files.get(0)), "the plan just written stays, however old");
+            assertTrue(Files.notExists(files.get(1)) && Files.notExists(files.get(2)), "the least recently used others go");
+            assertTrue(Files.exists(files.get(3)), "the most recently used stays");
+            assertTrue(Files.exists(other), "what is not a plan stays");
+            for (int index = 0; index < 4; index++) { // the plans gone are made again; the others read, which marks them used
+                GatherPlan.obtain(plans, rstore, "vote", partitioning, index, false, false, false, new GatheredArrays());
+            }
+            assertEquals(4, planFiles(plans).size());
+            assertTrue(Files.getLastModifiedTime(files.get(3)).toMillis() >= now - 1000, "a plan read is marked used");
+        }
+    }
+
     @Test
     void shouldMakeThePlanWhereTheDirectoryCannotBeWritten() throws IOException {
         try (GraphFile file = GraphImporter.importEdgeList(SharedData.file("snap/wiki-Vote.txt"), ImportOptions.defaults(), dir, null).file();
@@ -163,11 +197,16 @@ class GatherPlanTest {
         }
     }
 
+    /** The plans in the directory, in name order; no temporary file may be left. */
     private static List<Path> planFiles(Path plans) throws IOException {
         try (Stream<Path> files = Files.list(plans)) {
-            List<Path> all = new ArrayList<>(files.toList());
-            for (Path p : all) {
-                assertTrue(p.getFileName().toString().endsWith(".plan"), "only plans in the directory, no temporary file left: " + p);
+            List<Path> all = new ArrayList<>();
+            for (Path p : files.sorted().toList()) {
+                String name = p.getFileName().toString();
+                assertTrue(!name.contains(".tmp-"), "no temporary file left: " + p);
+                if (name.endsWith(".plan")) {
+                    all.add(p);
+                }
             }
             return all;
         }

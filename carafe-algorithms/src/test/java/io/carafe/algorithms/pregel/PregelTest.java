@@ -27,11 +27,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -444,13 +446,14 @@ class PregelTest extends GraphTestBase {
 
     /**
      * Jobs given a directory of gather plans: the first keeps its workers' plans there, the
-     * next reads them (and makes none), and both answer as the references do: PageRank
+     * next reads them (writes none, and marks them used), and both answer as the references do: PageRank
      * gathered every superstep (in-lists sorted), SSSP hybrid along weighted in-edges, and
      * WCC by label propagation heard along in- and out-edges of a directed graph.
      */
     @Test
     void shouldAnswerAlikeFromGatherPlansKeptByAnEarlierJob() throws IOException {
         Path plans = dir.resolve("plans");
+        Map<Path, Object> written = new HashMap<>();
         try (GraphFile wiki = load("wiki-plans", shared("snap/wiki-Vote.txt"), ImportOptions.defaults());
              GraphFile slashdot = load("slashdot-plans", shared("snap/soc-Slashdot0902.txt.gz"), ImportOptions.defaults().withRandomWeights(7))) {
             double[] ranks = References.pageRank(wiki, 0.85, 20, false);
@@ -471,14 +474,18 @@ class PregelTest extends GraphTestBase {
                         List<Path> files = kept.toList();
                         assertEquals(6, files.size(), "two partitions' plans of three program shapes");
                         for (Path f : files) {
-                            Files.setLastModifiedTime(f, LONG_AGO); // a plan made again is written again
+                            written.put(f, Files.readAttributes(f, BasicFileAttributes.class).fileKey()); // a plan made again is a new file
+                            Files.setLastModifiedTime(f, LONG_AGO);
                         }
                     }
                 }
             }
             try (Stream<Path> kept = Files.list(plans)) {
-                for (Path f : kept.toList()) {
-                    assertEquals(LONG_AGO, Files.getLastModifiedTime(f), f + ": the second jobs read it, and wrote nothing");
+                List<Path> files = kept.toList();
+                assertEquals(written.keySet(), Set.copyOf(files), "the same plans");
+                for (Path f : files) {
+                    assertEquals(written.get(f), Files.readAttributes(f, BasicFileAttributes.class).fileKey(), f + ": the second jobs read it, and wrote nothing");
+                    assertTrue(Files.getLastModifiedTime(f).compareTo(LONG_AGO) > 0, f + ": marked used when read");
                 }
             }
         }
