@@ -17,14 +17,14 @@ import java.nio.charset.StandardCharsets;
  * 40  globals G (int)      44  value bytes (int)      48 message bytes (int)
  * 52  messaging (int: 0 push, 1 gather, 2 hybrid)     56 edge count (long)
  * 64  graph name length (int)     68 graph name (UTF-8, up to 252 bytes)
- * 320 program spec length (int)   324 program spec (UTF-8, up to 1,744 bytes; empty: threads only)
- * 2068 first superstep (long: 0, or the checkpoint a restarted job goes on from)
- * 2076 checkpoint every K supersteps (int, 0: none)   2080 checkpoint directory length (int)
- * 2084 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
- * 2092 gather plans directory length (int)
- * 2096 checkpoint directory (UTF-8, up to 1,000 bytes)
- * 3096 gather plans directory (UTF-8, up to 1,000 bytes; empty: plans are not kept)
- * 4096 partition starts: P+1 ints, padded to 8
+ * 320 program spec length (int)   324 program spec (UTF-8, up to 2,748 bytes; empty: threads only)
+ * 3072 first superstep (long: 0, or the checkpoint a restarted job goes on from)
+ * 3080 checkpoint every K supersteps (int, 0: none)   3084 checkpoint directory length (int)
+ * 3088 neighbourhood cache bytes (long: each worker's cache of other partitions' edges)
+ * 3096 gather plans directory length (int)
+ * 3100 checkpoint directory (UTF-8, up to 1,000 bytes)
+ * 4100 gather plans directory (UTF-8, up to 1,000 bytes; empty: plans are not kept)
+ * 8192 partition starts: P+1 ints, padded to 8
  *  .. mailbox grid: P×P cells of (address, capacity in pages) for the even then the odd
  *     page list; row i = the outboxes of worker i
  *  .. broadcasts: P entries of (address, slot count), entry i = worker i's broadcast
@@ -49,7 +49,7 @@ public final class JobLayout {
     private static final int NAME_MAX = 252;
     private static final long PROGRAM_LENGTH = NAME + NAME_MAX;
     private static final long PROGRAM = PROGRAM_LENGTH + Integer.BYTES;
-    private static final int PROGRAM_MAX = 1744;
+    private static final int PROGRAM_MAX = 2748;
     private static final long FIRST_SUPERSTEP = PROGRAM + PROGRAM_MAX;
     private static final long CHECKPOINT_EVERY = FIRST_SUPERSTEP + Long.BYTES;
     private static final long CHECKPOINT_DIR_LENGTH = CHECKPOINT_EVERY + Integer.BYTES;
@@ -58,7 +58,7 @@ public final class JobLayout {
     private static final long CHECKPOINT_DIR = PLANS_DIR_LENGTH + Integer.BYTES;
     private static final int DIR_MAX = 1000;
     private static final long PLANS_DIR = CHECKPOINT_DIR + DIR_MAX;
-    private static final long STARTS = PLANS_DIR + DIR_MAX; // the partition starts begin on the second 4 KiB
+    private static final long STARTS = (PLANS_DIR + DIR_MAX + 4095) & -4096L; // the partition starts begin on a 4 KiB boundary
     private static final long CELL = 32;
     private static final long BROADCAST = 16;
 
