@@ -26,8 +26,8 @@ class GatherChannel implements MessageChannel {
     /**
      * {@code accepting}: with a program that says which vertices accept messages, a bit per
      * local vertex, kept by the superstep loop; only those are combined (null: every vertex).
-     * {@code sortInLists}: whether the gather sorts each in-list by slot (for jobs that gather
-     * every superstep).
+     * {@code sortInLists}: whether the gather sorts each in-list by slot (for every job whose
+     * dense supersteps read every sent in-edge).
      */
     GatherChannel(WorkerJob worker, long[] accepting, boolean sortInLists) {
         Declaration declared = worker.declared();

@@ -227,10 +227,11 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
     /**
      * Sorts each vertex's in-list by slot (weights, when given, move with their slots), so
      * the combine loop's loads of one vertex walk the gathered array forward, the heavy
-     * senders' first. Worth it when every superstep combines every in-edge (PageRank's
-     * compute gains more than the sort costs at setup); a hybrid job's dense supersteps
-     * skip most in-edges by their sent bits and measured no faster (docs/measure/notebook.md).
-     * Sums then add in slot order rather than the graph's.
+     * senders' first: PageRank's compute gains more than the sort costs, and so do hybrid
+     * jobs whose dense supersteps read every sent in-edge (SSSP, label propagation), once
+     * the sort is made once with the plan (docs/measure/notebook.md). Not where a dense
+     * superstep stops at a vertex's first sender (BFS). Sums then add in slot order rather
+     * than the graph's.
      */
     private static void sortBySlot(int[] start, int[] source, EdgeWeights weight) {
         int vertices = start.length - 1;

@@ -27,7 +27,8 @@ final class HybridChannel extends GatherChannel {
     private EdgeListReader edgeLists;
 
     HybridChannel(WorkerJob worker, long[] accepting) {
-        super(worker, accepting, false); // dense supersteps skip most in-edges by the senders' bits: sorted lists gain nothing
+        // sorted in-lists, but where a dense superstep stops at a vertex's first sender (BFS: one value a superstep)
+        super(worker, accepting, !worker.declared().sendsSameValue());
         Declaration declared = worker.declared();
         this.mailboxes = worker.combiningMailboxes();
         this.plusWeight = declared.addsWeight();
