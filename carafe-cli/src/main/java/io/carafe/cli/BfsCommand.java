@@ -6,8 +6,6 @@ import io.carafe.algorithms.online.Bfs;
 import io.carafe.algorithms.pregel.BreadthFirstSearch;
 import io.carafe.algorithms.references.Verdict;
 import io.carafe.algorithms.resident.DirectionOptimizingBfs;
-import io.carafe.algorithms.resident.Parallel;
-import io.carafe.algorithms.resident.ResidentGraph;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -66,12 +64,10 @@ final class BfsCommand extends SearchCommand {
     }
 
     @Override
-    boolean setUp(LoadedGraph g, Parallel parallel) {
-        if (method.equals("online")) {
-            return false;
+    void setUp(ThreadRun run) {
+        if (!method.equals("online")) {
+            directionOptimizing = new DirectionOptimizingBfs(run.resident(), run.threads); // reads the in-edges too
         }
-        directionOptimizing = new DirectionOptimizingBfs(ResidentGraph.read(g.graph()), parallel); // reads the in-edges too
-        return true;
     }
 
     @Override

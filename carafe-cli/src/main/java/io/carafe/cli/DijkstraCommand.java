@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.online.Dijkstra;
 import io.carafe.algorithms.pregel.ShortestPaths;
 import io.carafe.algorithms.references.Verdict;
-import io.carafe.algorithms.resident.Parallel;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
@@ -35,8 +34,8 @@ final class DijkstraCommand extends SearchCommand {
     }
 
     @Override
-    boolean setUp(LoadedGraph g, Parallel threads) {
-        return false; // the online API reads what the search reaches
+    void setUp(ThreadRun run) {
+        // nothing: the online API reads what the search reaches
     }
 
     @Override

@@ -147,14 +147,9 @@ abstract class ProgramCommand implements Callable<Integer> {
                         program.formatValue(value, text);
                     }
                 });
-                if (engine.verify) {
-                    Verdict verdict = verify(run, g);
-                    run.summary.put("verified", verdict.agrees());
-                    System.err.println(verdict.line());
-                    if (!verdict.agrees()) {
-                        run.finish(engine, out);
-                        return 1;
-                    }
+                if (engine.verify && !tell(verify(run, g), run.summary)) {
+                    run.finish(engine, out);
+                    return 1;
                 }
                 if (!run.finish(engine, out)) {
                     printReport(out, g, line, Output.count(run.result.supersteps().size(), "superstep"), run.result.computeSeconds(),
@@ -169,24 +164,29 @@ abstract class ProgramCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Tells a verdict on stderr and in the JSON summary ("verified"); whether the result agrees with the reference. */
+    static boolean tell(Verdict verdict, ObjectNode summary) {
+        summary.put("verified", verdict.agrees());
+        System.err.println(verdict.line());
+        return verdict.agrees();
+    }
+
     /**
      * Loads the graph, reads it whole into this process (with what the kernel reads
      * besides), runs the kernel -n times on -w threads and reports as the engine's run does:
      * -o, --verify, the table line or the JSON.
      */
     private int runOnThreads(String method) throws IOException {
+        long began = System.nanoTime();
+        EngineOptions.refuseEngineOnly(spec, method, algorithm());
+        engine.options(maxSupersteps()); // -w, --format, -n and -o
         checkBeforeLoading();
-        try (ThreadRun run = ThreadRun.start(spec, graph, cluster, engine, maxSupersteps(), algorithm(), method, System.nanoTime())) {
-            ThreadKernel kernel = run.run(() -> threadKernel(run.graph, run.resident, run.threads), ThreadKernel::run);
+        ThreadRun.Settings settings = new ThreadRun.Settings(engine.workers, engine.trials, engine.output, engine.format, engine.verify);
+        try (ThreadRun run = ThreadRun.start(spec, graph, cluster, settings, algorithm(), method, began)) {
+            ThreadKernel kernel = run.run("compute", () -> threadKernel(run.graph, run.resident(), run.threads), ThreadKernel::run);
             String line = kernel.summarize(run.report);
-            run.writeValues(valueName(), kernel::format);
-            int exit = 0;
-            if (engine.verify) {
-                Verdict verdict = kernel.verify(run.graph);
-                run.report.put("verified", verdict.agrees());
-                System.err.println(verdict.line());
-                exit = verdict.agrees() ? 0 : 1;
-            }
+            run.writeValues((v, column, text) -> kernel.format(v, text), valueName());
+            int exit = run.verify(() -> kernel.verify(run.graph));
             PrintWriter out = spec.commandLine().getOut();
             run.finish(out, () -> printReport(out, run.graph, line, method + " with " + Output.count(engine.workers, "thread"), run.compute(),
                     run.total()));

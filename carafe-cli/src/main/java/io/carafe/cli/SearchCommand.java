@@ -2,26 +2,22 @@ package io.carafe.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.carafe.algorithms.references.Verdict;
-import io.carafe.algorithms.resident.Parallel;
-import io.rstore.RStore;
-import io.rstore.cli.JsonReport;
-import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.util.concurrent.Callable;
 
 /**
  * The shape of a command that searches from one source (bfs, dijkstra), as {@link
- * ProgramCommand} is for whole-graph algorithms: load the graph, set the search up, run it
- * -n times, print what it found (with the path to --target), write every vertex's value and
- * predecessor to -o, check the result with the algorithm's verifier (--verify), and end with
- * the lines for people or the JSON report. The lines go to stdout; with --format json only
- * the report does.
+ * ProgramCommand} is for whole-graph algorithms, through the same run in this process
+ * ({@link ThreadRun}): load the graph, set the search up, run it -n times, write every
+ * vertex's value and predecessor to -o, check the result with the algorithm's verifier
+ * (--verify, told on stderr as every command tells it), and end with what it found (with
+ * the path to --target) for people on stdout, or the JSON report.
  */
 abstract class SearchCommand implements Callable<Integer> {
     @Mixin
@@ -50,8 +46,8 @@ abstract class SearchCommand implements Callable<Integer> {
     /** The -o columns after the id: the value and the predecessor. */
     abstract String[] columns();
 
-    /** Sets the search up on the loaded graph (what it reads besides the graph counts as setup); false if it needs nothing. */
-    abstract boolean setUp(LoadedGraph g, Parallel threads);
+    /** Sets the search up on the loaded graph: what it reads into this process ({@link ThreadRun#resident()}) counts as setup. */
+    abstract void setUp(ThreadRun run);
 
     /** Searches once from {@code source}, toward {@code target} (-1: none), keeps what it found and returns its seconds. */
     abstract double search(LoadedGraph g, int source, int target);
@@ -70,73 +66,32 @@ abstract class SearchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        long start = System.nanoTime();
-        boolean json = JsonReport.json(query.format); // checked before the graph is loaded
-        Trials.check(query.trials);
-        Output.check(query.output, "-o");
-        cluster.settings();
-        String method = method();
-        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : spec.commandLine().getOut();
-        ObjectNode report = JsonReport.header(spec);
-        int exit = 0;
-        try (RStore rstore = cluster.start(); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err);
-             Parallel threads = new Parallel(threads())) {
-            report.put("algorithm", algorithm()).put("method", method).put("graph", g.name()).put("vertices", g.graph().vertexCount())
-                    .put("edges", g.graph().edgeCount()).put("threads", threads());
-            ObjectNode times = report.putObject("seconds").put("import", g.importSeconds()).put("load", g.loadSeconds());
+        long began = System.nanoTime();
+        String method = method(); // the options are checked before the graph is loaded
+        ThreadRun.Settings settings = new ThreadRun.Settings(threads(), query.trials, query.output, query.format, query.verify);
+        try (ThreadRun run = ThreadRun.start(spec, graph, cluster, settings, algorithm(), method, began)) {
+            LoadedGraph g = run.graph;
             int s = g.vertex(query.source, "--source");
             int t = query.target == null ? -1 : g.vertex(query.target, "--target");
-            report.set("source", ResolvedGraph.json(query.source));
+            int toward = query.output == null ? t : -1; // -o wants every vertex
+            run.report.set("source", ResolvedGraph.json(query.source));
             if (query.target != null) {
-                report.set("target", ResolvedGraph.json(query.target));
+                run.report.set("target", ResolvedGraph.json(query.target));
             }
-            long setupStart = System.nanoTime();
-            if (setUp(g, threads)) {
-                double setup = (System.nanoTime() - setupStart) / 1e9;
-                System.err.printf("read %s into this process in %.2f s%n", g.name(), setup);
-                times.put("setup", setup);
-            } else {
-                times.put("setup", 0.0);
-            }
-            double[] seconds = new double[query.trials];
-            for (int trial = 0; trial < query.trials; trial++) {
-                seconds[trial] = search(g, s, query.output == null ? t : -1); // -o wants every vertex
-            }
-            times.put("compute", seconds[query.trials - 1]);
-            report(out, report, g, t);
-            if (query.trials > 1) {
-                out.println(Trials.report(seconds, "search", report, (trial, entry) -> { }));
-            }
-            if (query.output != null) {
-                write(g);
-                out.println("wrote " + query.output);
-            }
-            if (query.verify) {
-                Verdict verdict = verify(g, s, query.output == null ? t : -1);
-                out.println(verdict.line());
-                report.put("verified", verdict.agrees());
-                exit = verdict.agrees() ? 0 : 1;
-            }
-            out.flush();
-            times.put("total", (System.nanoTime() - start) / 1e9);
-            report.put("peakMemoryBytes", PregelRun.peakMemoryBytes());
-        }
-        if (json) {
-            JsonReport.print(report, spec.commandLine().getOut());
-        }
-        return exit;
-    }
-
-    private void write(LoadedGraph g) throws IOException {
-        try (Output file = new Output(query.output)) {
-            String[] columns = columns();
-            CSVPrinter table = file.table("id", columns[0], columns[1]);
-            for (int v = 0; v < g.graph().vertexCount(); v++) {
+            run.run("search", () -> {
+                setUp(run);
+                return this;
+            }, search -> search(g, s, toward));
+            StringWriter lines = new StringWriter(); // printed by finish, unless --format json
+            report(new PrintWriter(lines), run.report, g, t);
+            run.writeValues((v, column, text) -> {
                 int p = predecessor(v);
-                table.printRecord(g.label(v), value(v), p < 0 ? "-" : g.label(p));
-            }
-            table.flush();
-            file.commit();
+                text.append(column == 0 ? value(v) : p < 0 ? "-" : g.label(p));
+            }, columns());
+            int exit = run.verify(() -> verify(g, s, toward));
+            PrintWriter out = spec.commandLine().getOut();
+            run.finish(out, () -> out.print(lines));
+            return exit;
         }
     }
 

@@ -232,11 +232,11 @@ class CarafeCliTest {
 
     @Test
     void shouldPrintDistanceAndPathInOriginalIds() throws IOException {
-        Run r = run("dijkstra", "--graph", graph().toString(), "--weight-column", "3", "--source", "1", "--target", "6", "--verify");
+        Run r = runSeeingStderr("dijkstra", "--graph", graph().toString(), "--weight-column", "3", "--source", "1", "--target", "6", "--verify");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("distance 1 -> 6: 10"), r.out());
         assertTrue(r.out().contains("path: 1 -> 2 -> 3 -> 6 (3 edges)"), r.out());
-        assertTrue(r.out().contains("verify: OK"), r.out());
+        assertTrue(r.err().contains("verify: OK"), r.err()); // on stderr, as every command tells it
     }
 
     @Test
