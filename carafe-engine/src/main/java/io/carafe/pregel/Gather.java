@@ -403,7 +403,9 @@ final class Gather implements AutoCloseable {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
-        if (everySlotSent && accepting == null && !plusWeight && !oneValue) {
+        if (oneValue) {
+            markFirstSenders(combined, hasMessage, accepting);
+        } else if (everySlotSent && accepting == null && !plusWeight) {
             System.arraycopy(hasInEdges, 0, hasMessage, 0, hasMessage.length);
             if (doubles != null) {
                 combineAll(combined);
@@ -458,9 +460,41 @@ final class Gather implements AutoCloseable {
     }
 
     /**
+     * When every sender sent the same value (a bottom-up BFS step): a vertex that accepts
+     * has the value as its message if any in-neighbour sent, and its first sending
+     * in-neighbour ends the search. The vertices that accept are found 64 at a time.
+     */
+    private void markFirstSenders(long[] combined, long[] hasMessage, long[] accepting) {
+        long value = doubles != null
+                ? Double.doubleToRawLongBits(doubles.combine(doubles.identity(), Double.longBitsToDouble(agreedBits)))
+                : longs.combine(longs.identity(), agreedBits); // as combining it alone would give
+        int[] start = inStart;
+        int[] source = inSource;
+        long[] sentBits = sent;
+        for (int w = 0, words = (size + 63) >>> 6; w < words; w++) {
+            long candidates = accepting == null ? -1L : accepting[w];
+            if (w == words - 1 && (size & 63) != 0) {
+                candidates &= (1L << size) - 1; // no vertices past the partition's last
+            }
+            long found = 0;
+            for (; candidates != 0; candidates &= candidates - 1) {
+                int u = (w << 6) + Long.numberOfTrailingZeros(candidates);
+                for (int e = start[u], end = start[u + 1]; e < end; e++) {
+                    int s = source[e];
+                    if ((sentBits[s >>> 6] & 1L << s) != 0) {
+                        combined[u] = value;
+                        found |= 1L << u;
+                        break;
+                    }
+                }
+            }
+            hasMessage[w] = found;
+        }
+    }
+
+    /**
      * When some slots sent nothing: a vertex has messages only if one of its in-neighbours
-     * sent. Vertices that do not accept messages are skipped, their in-edges unread; when
-     * every sender sent the same value, the first sending in-neighbour ends the search.
+     * sent. Vertices that do not accept messages are skipped, their in-edges unread.
      */
     private void combineSent(long[] combined, long[] hasMessage, long[] accepting) {
         DoubleCombiner c = doubles;
@@ -473,15 +507,12 @@ final class Gather implements AutoCloseable {
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
-                    double value = oneValue ? Double.longBitsToDouble(agreedBits) : gatheredDoubles[s];
+                    double value = gatheredDoubles[s];
                     if (plusWeight) { // sends that add the edge's weight: SSSP's relaxation
                         value += inWeight == null ? 1 : inWeight.get(e);
                     }
                     acc = c.combine(acc, value);
                     any = true;
-                    if (oneValue) {
-                        break; // every sender sent this value
-                    }
                 }
             }
             if (any) {
@@ -502,11 +533,8 @@ final class Gather implements AutoCloseable {
             for (int e = inStart[u], end = inStart[u + 1]; e < end; e++) {
                 int s = inSource[e];
                 if ((sent[s >>> 6] & 1L << s) != 0) {
-                    acc = c.combine(acc, oneValue ? agreedBits : gatheredLongs[s]);
+                    acc = c.combine(acc, gatheredLongs[s]);
                     any = true;
-                    if (oneValue) {
-                        break; // every sender sent this value
-                    }
                 }
             }
             if (any) {
