@@ -194,10 +194,12 @@ public final class Mapping implements AutoCloseable {
         });
     }
 
-    /** {@link #persist} on a virtual thread: the future completes when the range is durable, or with the error. */
+    /** {@link #persist} on a thread of its own: the future completes when the range is durable, or with the error. */
     public CompletableFuture<Void> persistAsync(long offset, long length) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread.ofVirtual().name("rstore-persist").start(() -> {
+        // a platform thread: a virtual one's socket read starts the JDK's poller thread, which waits in
+        // native code for good, and a JVM with a thread in native code waits 300 ms before it exits
+        Thread.ofPlatform().name("rstore-persist").daemon().start(() -> {
             try {
                 persist(offset, length);
                 done.complete(null);

@@ -53,6 +53,13 @@ import java.util.function.Consumer;
 public final class Master implements MasterProtocol {
     /** Segments start on cache-line boundaries so a polled flag never shares a line. */
     static final long ALIGNMENT = 64;
+    /**
+     * The threads of calls to the memory servers made at once (pings, persists): platform
+     * threads, each gone when its call returns. A virtual thread's blocking socket read
+     * starts the JDK's poller thread, which then waits in epoll for good, and a JVM with a
+     * thread in native code waits 300 ms before it exits.
+     */
+    private static final Thread.Builder PLATFORM = Thread.ofPlatform().name("rstore-server-call").daemon();
 
     private static final class Chunk {
         final int serverId;
@@ -414,7 +421,7 @@ public final class Master implements MasterProtocol {
         boolean[] answered = new boolean[live.size()];
         for (int i = 0; i < live.size(); i++) {
             int index = i;
-            pings.add(Thread.ofVirtual().start(() -> {
+            pings.add(PLATFORM.start(() -> {
                 try {
                     live.get(index).service.ping();
                     answered[index] = true;
@@ -866,7 +873,7 @@ public final class Master implements MasterProtocol {
         Map<Server, List<Piece>> byServer = new LinkedHashMap<>();
         pieces.forEach(p -> byServer.computeIfAbsent(p.server(), k -> new ArrayList<>()).add(p));
         List<Future<?>> calls = new ArrayList<>();
-        try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (ExecutorService each = Executors.newThreadPerTaskExecutor(PLATFORM.factory())) {
             for (List<Piece> own : byServer.values()) {
                 calls.add(each.submit(() -> own.forEach(p -> p.server().service.persist(p.chunkId(), p.offset(), p.length()))));
             }
