@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
@@ -59,7 +60,7 @@ public final class Master implements MasterProtocol {
      * starts the JDK's poller thread, which then waits in epoll for good, and a JVM with a
      * thread in native code waits 300 ms before it exits.
      */
-    private static final Thread.Builder PLATFORM = Thread.ofPlatform().name("rstore-server-call").daemon();
+    private static final ThreadFactory SERVER_CALLS = Thread.ofPlatform().name("rstore-server-call").daemon().factory(); // safe to share
 
     private static final class Chunk {
         final int serverId;
@@ -421,14 +422,16 @@ public final class Master implements MasterProtocol {
         boolean[] answered = new boolean[live.size()];
         for (int i = 0; i < live.size(); i++) {
             int index = i;
-            pings.add(PLATFORM.start(() -> {
+            Thread ping = SERVER_CALLS.newThread(() -> {
                 try {
                     live.get(index).service.ping();
                     answered[index] = true;
                 } catch (RuntimeException e) {
                     // not answered
                 }
-            }));
+            });
+            ping.start();
+            pings.add(ping);
         }
         List<ServerInfo> died = new ArrayList<>();
         for (int i = 0; i < live.size(); i++) {
@@ -873,7 +876,7 @@ public final class Master implements MasterProtocol {
         Map<Server, List<Piece>> byServer = new LinkedHashMap<>();
         pieces.forEach(p -> byServer.computeIfAbsent(p.server(), k -> new ArrayList<>()).add(p));
         List<Future<?>> calls = new ArrayList<>();
-        try (ExecutorService each = Executors.newThreadPerTaskExecutor(PLATFORM.factory())) {
+        try (ExecutorService each = Executors.newThreadPerTaskExecutor(SERVER_CALLS)) {
             for (List<Piece> own : byServer.values()) {
                 calls.add(each.submit(() -> own.forEach(p -> p.server().service.persist(p.chunkId(), p.offset(), p.length()))));
             }
