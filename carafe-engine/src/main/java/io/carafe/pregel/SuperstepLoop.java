@@ -23,8 +23,8 @@ import java.util.Locale;
  * finish the channel, write the values that changed, report counts and aggregates.
  */
 final class SuperstepLoop {
-    /** Words of 64 vertices computed in one call, between two looks at the coordinator's flag (65,536 vertices). */
-    private static final int BLOCK_WORDS = 1024;
+    /** Words of 64 vertices between two looks at the coordinator's flag during a superstep (262,144 vertices). */
+    private static final int ABORT_CHECK_WORDS = 4096;
 
     private final RStore rstore;
     private final WorkerJob worker;
@@ -51,8 +51,6 @@ final class SuperstepLoop {
     private Mapping values;
     private ValueSnapshots snapshots; // when the program reads other vertices' values
     private VertexContext context;
-    private long active;   // of the superstep so far: vertices that computed and did not vote to halt
-    private long computed; // vertices that computed
 
     SuperstepLoop(RStore rstore, WorkerJob worker, BarrierWorker barrier, long timeoutMs) {
         this.rstore = rstore;
@@ -141,48 +139,18 @@ final class SuperstepLoop {
         }
         channel.receive(superstep);
         long[] arrived = channel.arrivals();
+        VertexProgram program = this.program;
+        VertexContext context = this.context;
         boolean everyVertex = superstep == 0 && localStarts == null; // superstep 0 computes every vertex, or only the starts
         if (superstep == 0 && localStarts != null) {
             startAtTheStarts();
         }
-        active = 0;
-        computed = 0;
-        // a block of words at a time, the abort flag looked at between blocks: when a vertex
-        // takes a path the JIT's code for the pass had not seen (a program's last superstep),
-        // only the block runs slower until the pass is compiled again, not the rest of the superstep
-        for (int w = 0; w < halted.length; w += BLOCK_WORDS) {
-            if (w > 0) {
-                barrier.checkNotAborted(); // a job stopped at its memory bound stops here, not at the end of a superstep that grows
-            }
-            computeBlock(w, Math.min(halted.length, w + BLOCK_WORDS), arrived, everyVertex);
-        }
-        long messages = context.messagesSent();
-        boolean dense = channel.finish(messages);
-        writeComputedValues();
-        if (snapshots != null) {
-            snapshots.publish(superstep);
-        }
-        MemorySegment area = barrier.area();
-        BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
-        BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messages);
-        BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
-        BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
-        BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
-        context.publishAggregates(area);
-    }
-
-    /**
-     * Computes the vertices of words {@code [firstWord, endWord)} that are active or have
-     * messages, 64 at a time: only those can compute, so a superstep with few of them costs a
-     * pass over words, not over vertices. The body stays in the loop: in a method of its own,
-     * WCC by hooking computed slower.
-     */
-    private void computeBlock(int firstWord, int endWord, long[] arrived, boolean everyVertex) {
-        VertexProgram program = this.program;
-        VertexContext context = this.context;
         long active = 0;
         long computed = 0;
-        for (int w = firstWord; w < endWord; w++) {
+        // 64 vertices at a time: only those not halted or with messages can compute, so a
+        // superstep with few of them costs a pass over words, not over vertices. The body
+        // stays in the loop: in a method of its own, WCC by hooking computed slower.
+        for (int w = 0; w < halted.length; w++) {
             long candidates = everyVertex ? -1L : ~halted[w] | arrived[w];
             if (w == halted.length - 1 && (size & 63) != 0) {
                 candidates &= (1L << size) - 1; // no vertices past the partition's last
@@ -210,9 +178,23 @@ final class SuperstepLoop {
             if (wordComputed) {
                 computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: written after the superstep
             }
+            if ((w & ABORT_CHECK_WORDS - 1) == ABORT_CHECK_WORDS - 1) {
+                barrier.checkNotAborted(); // a job stopped at its memory bound stops here, not at the end of a superstep that grows
+            }
         }
-        this.active += active;
-        this.computed += computed;
+        long messages = context.messagesSent();
+        boolean dense = channel.finish(messages);
+        writeComputedValues();
+        if (snapshots != null) {
+            snapshots.publish(superstep);
+        }
+        MemorySegment area = barrier.area();
+        BarrierAreas.putLong(area, BarrierAreas.ACTIVE, active);
+        BarrierAreas.putLong(area, BarrierAreas.MESSAGES, messages);
+        BarrierAreas.putLong(area, BarrierAreas.BYTES, bytesMoved() - bytesBefore);
+        BarrierAreas.putLong(area, BarrierAreas.COMPUTED, computed);
+        BarrierAreas.putLong(area, BarrierAreas.DENSE, dense ? 1 : 0);
+        context.publishAggregates(area);
     }
 
     /**
