@@ -48,6 +48,11 @@ final class Gather implements AutoCloseable {
     private final long edges;
     /** The program sends one value each superstep (Declaration.sameValueEachSuperstep): a vertex's first sending in-neighbour tells it all. */
     private final boolean oneValue;
+    /**
+     * Doubles gathered with the identity in the slots that did not send: whenever the identity
+     * plus a weight stays the identity (MIN's +Infinity, MAX's -Infinity; or no weights added).
+     */
+    private final boolean blended;
     private long firstSent; // this superstep's value, once a vertex sent it
     private long agreedBits; // the value every sender of the superstep gathered sent, read from the headers (oneValue)
     /** In-edges of the local vertices, as the gathered-array slots of their sources, and their weights (floats or doubles, as stored). */
@@ -102,6 +107,7 @@ final class Gather implements AutoCloseable {
         this.plusWeight = plusWeight;
         this.inWeight = plan.weights();
         this.oneValue = oneValue;
+        this.blended = doubles != null && !oneValue && (!plusWeight || Double.isInfinite(doubles.identity()));
         this.hasInEdges = new long[(size + 63) >>> 6];
         for (int u = 0; u < size; u++) {
             if (inStart[u + 1] > inStart[u]) {
@@ -388,19 +394,25 @@ final class Gather implements AutoCloseable {
             long n = slots[j];
             if (!published[j]) {
                 Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, 0);
+                if (blended) {
+                    Arrays.fill(gatheredDoubles, base[j], base[j + 1], doubles.identity());
+                }
                 continue;
+            }
+            boolean everySent = BroadcastLayout.senders(c) == n;
+            if (everySent) {
+                Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, -1L);
+            } else {
+                MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
             if (oneValue) {
                 // no values: every sender sent agreedBits
+            } else if (blended && !everySent) {
+                copyBlended(c, base[j], (int) n);
             } else if (doubles != null) {
                 MemorySegment.copy(c, ValueLayout.JAVA_DOUBLE_UNALIGNED, BroadcastLayout.values(), gatheredDoubles, base[j], (int) n);
             } else {
                 MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.values(), gatheredLongs, base[j], (int) n);
-            }
-            if (BroadcastLayout.senders(c) == n) {
-                Arrays.fill(sent, base[j] >>> 6, base[j + 1] >>> 6, -1L);
-            } else {
-                MemorySegment.copy(c, ValueLayout.JAVA_LONG_UNALIGNED, BroadcastLayout.sentBits(n), sent, base[j] >>> 6, (int) BroadcastLayout.words(n));
             }
         }
         if (oneValue) {
@@ -412,6 +424,8 @@ final class Gather implements AutoCloseable {
             } else {
                 combineAllLongs(combined);
             }
+        } else if (blended) {
+            combineBlended(combined, hasMessage, accepting);
         } else if (doubles != null) {
             combineSent(combined, hasMessage, accepting);
         } else {
@@ -516,6 +530,58 @@ final class Gather implements AutoCloseable {
                 }
             }
             if (any) {
+                combined[u] = Double.doubleToRawLongBits(acc);
+                hasMessage[u >>> 6] |= 1L << u;
+            }
+        }
+    }
+
+    /**
+     * Copies partition j's values from its container {@code c} into the gathered array from
+     * slot {@code at}, the combiner's identity where the slot did not send (its value there
+     * is whatever it sent last). Every worker of the process writes the same value into a
+     * slot, so the shared array is the same whichever worker wrote it last.
+     */
+    private void copyBlended(MemorySegment c, int at, int n) {
+        long identity = Double.doubleToRawLongBits(doubles.identity());
+        long values = BroadcastLayout.values();
+        long[] sentBits = sent;
+        for (int i = 0; i < n; i++) {
+            int slot = at + i;
+            long kept = -(sentBits[slot >>> 6] >>> slot & 1); // all ones where the slot sent
+            long raw = c.get(ValueLayout.JAVA_LONG_UNALIGNED, values + 8L * i);
+            gatheredDoubles[slot] = Double.longBitsToDouble(raw & kept | identity & ~kept);
+        }
+    }
+
+    /**
+     * {@link #combineSent} over values where a slot that did not send holds the identity:
+     * every in-edge is combined without asking whether its source sent, which is a branch
+     * the processor guesses wrong at random where part of the vertices send, and each wrong
+     * guess waits for the load behind it. Whether any in-neighbour sent is or-ed from the bits.
+     */
+    private void combineBlended(long[] combined, long[] hasMessage, long[] accepting) {
+        DoubleCombiner c = doubles;
+        double[] values = gatheredDoubles;
+        int[] start = inStart;
+        int[] source = inSource;
+        long[] sentBits = sent;
+        for (int u = 0; u < size; u++) {
+            if (accepting != null && (accepting[u >>> 6] & 1L << u) == 0) {
+                continue;
+            }
+            double acc = c.identity();
+            long any = 0; // bit 0: some in-neighbour sent
+            for (int e = start[u], end = start[u + 1]; e < end; e++) {
+                int s = source[e];
+                any |= sentBits[s >>> 6] >>> s;
+                double value = values[s];
+                if (plusWeight) { // the identity plus a weight is the identity (blended says so)
+                    value += inWeight == null ? 1 : inWeight.get(e);
+                }
+                acc = c.combine(acc, value);
+            }
+            if ((any & 1) != 0) {
                 combined[u] = Double.doubleToRawLongBits(acc);
                 hasMessage[u >>> 6] |= 1L << u;
             }
