@@ -20,7 +20,9 @@ import java.util.Locale;
  * allocates what the others read and names it in the directory, the values are mapped.
  * Round 1: the channel maps the other partitions'. Round k ≥ 2: superstep
  * {@code first + k - 2}: receive, compute every vertex that is active or has messages,
- * finish the channel, write the values that changed, report counts and aggregates.
+ * finish the channel, write the values that changed if other workers read them next
+ * superstep, report counts and aggregates. At the coordinator's HALT: write the values that
+ * changed since the last write, which is the job's result.
  */
 final class SuperstepLoop {
     /** Words of 64 vertices between two looks at the coordinator's flag during a superstep (262,144 vertices). */
@@ -103,6 +105,7 @@ final class SuperstepLoop {
             // round k >= 2 runs superstep first + k - 2: rounds stay consecutive after a restart
             for (long superstep = first; ; superstep++) {
                 if (!barrier.awaitStart(superstep - first + 2, timeoutMs)) {
+                    writeComputedValues(); // the job's result: the coordinator reads it once every worker has ended
                     return;
                 }
                 step(superstep);
@@ -176,7 +179,7 @@ final class SuperstepLoop {
                 }
             }
             if (wordComputed) {
-                computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: written after the superstep
+                computedWords[w >>> 6] |= 1L << w; // the word's values may have changed: to be written
             }
             if ((w & ABORT_CHECK_WORDS - 1) == ABORT_CHECK_WORDS - 1) {
                 barrier.checkNotAborted(); // a job stopped at its memory bound stops here, not at the end of a superstep that grows
@@ -184,8 +187,8 @@ final class SuperstepLoop {
         }
         long messages = context.messagesSent();
         boolean dense = channel.finish(messages);
-        writeComputedValues();
-        if (snapshots != null) {
+        if (snapshots != null) { // others read the values in the next superstep; else nobody reads them before the job ends
+            writeComputedValues();
             snapshots.publish(superstep);
         }
         MemorySegment area = barrier.area();
@@ -200,7 +203,7 @@ final class SuperstepLoop {
     /**
      * Superstep 0 of a program that declares {@link VertexProgram#startVertices}: every local
      * vertex holds the program's initial value and is halted, but the starts, which compute.
-     * All the values are written after the superstep, as when every vertex computes.
+     * All the values are written, as when every vertex computes.
      */
     private void startAtTheStarts() {
         MemorySegment memory = values.segment();
@@ -248,8 +251,8 @@ final class SuperstepLoop {
     }
 
     /**
-     * Writes the values of the words of 64 vertices that had vertices computing this
-     * superstep, consecutive words as one write: only compute changes a value, and superstep
+     * Writes the values of the words of 64 vertices that had vertices computing since the
+     * last write, consecutive words as one write: only compute changes a value, and superstep
      * 0 computes every vertex, so the rest are in RStore as they are here.
      */
     private void writeComputedValues() {
