@@ -108,22 +108,45 @@ final class WccCommand extends ProgramCommand {
         return method.equals("pregel") ? new AfforestComponents() : new ConnectedComponents();
     }
 
+    /**
+     * Component sizes by label, a label counted in an array where it is below the vertex count
+     * (a graph numbered 0..n-1, as generated graphs and many files are, has only such labels)
+     * and hashed where not: hashing every vertex's label took 0.15-0.2 s on livejournal-synthetic.
+     */
     @Override
     String summarize(PregelRun run, LoadedGraph g) throws IOException {
-        Long2IntOpenHashMap sizes = new Long2IntOpenHashMap();
-        run.result.forEachValue((v, label) -> sizes.addTo(label.getLong(0), 1));
+        long n = run.result.vertexCount();
+        int[] counted = new int[(int) n];
+        Long2IntOpenHashMap hashed = new Long2IntOpenHashMap();
+        run.result.forEachValue((v, value) -> {
+            long label = value.getLong(0);
+            if (label >= 0 && label < n) {
+                counted[(int) label]++;
+            } else {
+                hashed.addTo(label, 1);
+            }
+        });
+        long components = hashed.size();
         long largestLabel = -1;
         int largest = 0;
-        for (Long2IntOpenHashMap.Entry e : sizes.long2IntEntrySet()) {
+        for (int label = 0; label < counted.length; label++) {
+            int size = counted[label];
+            components += size > 0 ? 1 : 0;
+            if (size > largest) {
+                largest = size;
+                largestLabel = label;
+            }
+        }
+        for (Long2IntOpenHashMap.Entry e : hashed.long2IntEntrySet()) {
             if (e.getIntValue() > largest) {
                 largest = e.getIntValue();
                 largestLabel = e.getLongKey();
             }
         }
-        run.summary.put("components", sizes.size());
+        run.summary.put("components", components);
         run.summary.put("largestComponent", largest);
-        return String.format("%s; the largest has %,d of %,d vertices (label %s)", Output.count(sizes.size(), "component"), largest,
-                run.result.vertexCount(), g.labelOf(largestLabel));
+        return String.format("%s; the largest has %,d of %,d vertices (label %s)", Output.count(components, "component"), largest,
+                n, g.labelOf(largestLabel));
     }
 
     @Override

@@ -601,6 +601,31 @@ class CarafeCliTest {
         assertTrue(reports.get("datasets").get("datasets").size() > 5);
     }
 
+    /**
+     * wcc counts the components and the largest alike on the engine and in the process,
+     * whether the labels (each component's smallest original id) lie below the vertex count
+     * or past it: {0,1,2} {3,4} {5} {6} in a file numbered 0..6, and the same shape with
+     * ids of ten digits where two of the components' labels are small.
+     */
+    @Test
+    void shouldCountComponentsWhateverTheIds() throws IOException {
+        Path dense = Files.writeString(dir.resolve("dense.e"), "0 1\n1 2\n3 4\n5 5\n6 6\n");
+        Path sparse = Files.writeString(dir.resolve("sparse.e"), "9000000001 9000000000\n9000000002 9000000001\n7 8\n5 5\n6 6\n");
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (Path g : List.of(dense, sparse)) {
+            for (String method : List.of("pregel", "pregel-lp", "afforest")) {
+                Run r = run("wcc", "-g", g.toString(), "--algorithm", method, "--format", "json");
+                assertEquals(0, r.exit(), r.err());
+                com.fasterxml.jackson.databind.JsonNode report = mapper.readTree(r.out());
+                assertEquals(4, report.get("components").asLong(), g + " " + method + ": " + r.out());
+                assertEquals(3, report.get("largestComponent").asLong(), g + " " + method + ": " + r.out());
+            }
+            Run table = run("wcc", "-g", g.toString(), "--algorithm", "pregel");
+            assertTrue(table.out().contains("4 components; the largest has 3 of 7 vertices (label " + (g == dense ? "0" : "9000000000") + ")"),
+                    table.out());
+        }
+    }
+
     /** -n runs the kernel N times on the loaded graph and reports each trial and min/avg/max, in the table and the JSON. */
     @Test
     void shouldRunTrialsLikeGapbs() throws Exception {
