@@ -19,9 +19,22 @@ gapbs=${1:?usage: docs/measure/memory_sitting.sh GAPBS_DIR [ROUNDS] [COMMANDS]}
 rounds=${2:-1}
 commands=${3:-gapbs-tc tc lcc cdlp pagerank}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/carafe/graphs/gapbs
-sg=$(ls "$cache"/generated-rmat-4847571-68993773-1-*-symmetric.sg | head -n 1)
-directed=${sg%-symmetric.sg}.sg
-weighted=$(ls "$cache"/generated-rmat-4847571-68993773-1-*.wsg 2>/dev/null | head -n 1)
+# each gapbs command needs only its own file: tc the symmetric one, sssp the weighted one, the rest the directed one
+sg=$(ls "$cache"/generated-rmat-4847571-68993773-1-*-symmetric.sg 2>/dev/null | head -n 1 || true)
+directed=$(ls "$cache"/generated-rmat-4847571-68993773-1-*.sg 2>/dev/null | grep -v -- '-symmetric\.sg$' | head -n 1 || true)
+weighted=$(ls "$cache"/generated-rmat-4847571-68993773-1-*.wsg 2>/dev/null | head -n 1 || true)
+for c in $commands; do
+    case $c in
+        gapbs-tc) need=$sg ;;
+        gapbs-sssp) need=$weighted ;;
+        gapbs-*) need=$directed ;;
+        *) continue ;;
+    esac
+    if [ -z "$need" ]; then
+        echo "error: no gapbs graph file for $c in $cache; run bin/carafe bench --kernels tc,pr,sssp -g livejournal-synthetic --gapbs $gapbs once" >&2
+        exit 1
+    fi
+done
 out=$(mktemp -d)
 peak() { grep -o 'Maximum resident set size (kbytes): [0-9]*' "$1" | grep -o '[0-9]*$'; }
 run() { # name, command...
