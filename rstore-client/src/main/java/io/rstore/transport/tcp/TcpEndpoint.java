@@ -2,6 +2,7 @@ package io.rstore.transport.tcp;
 
 import io.rstore.Completion;
 import io.rstore.ErrorCode;
+import io.rstore.RStoreException;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.Endpoint;
@@ -25,15 +26,29 @@ import java.util.concurrent.locks.ReentrantLock;
  * There is no reader thread, so on a small machine the waiting caller and the server are
  * the only threads that spin. Up to {@link #IN_FLIGHT} operations are in flight; a piece
  * larger than {@link #MAX_DATA} goes as several requests and completes with the last.
+ * A broken connection fails everything in flight on it and is replaced at the next post,
+ * as RDMA's endpoint replaces a queue pair in the error state: that connect is bounded by
+ * {@link #RECONNECT_BOUND_MS}, and after it fails posts fail at once for
+ * {@link #RECONNECT_BACKOFF_NANOS}. A memory server restarted on its address (a durable
+ * one keeps its chunks' ids and keys) is thus read and written again by the same mappings.
  */
 final class TcpEndpoint implements Endpoint {
     static final int IN_FLIGHT = 1024;
     static final long MAX_DATA = 4L << 20;
+    /** A connection to a server that was just lost: a live one answers within milliseconds, a dead host would take the whole timeout. */
+    static final long RECONNECT_BOUND_MS = 5_000;
+    /** After a failed reconnect, posts fail at once for this long rather than each waiting for a dead server again. */
+    static final long RECONNECT_BACKOFF_NANOS = 1_000_000_000L;
 
-    private final SocketChannel channel;
+    private SocketChannel channel; // replaced only by a reconnect, which holds this object's lock and the receive lock
+    private final InetSocketAddress address;
+    private final String secret;
+    private final long timeoutMs;
     private final int serverId;
     private final String peer;
     private final long timeoutNanos;
+    private long retryAfter = System.nanoTime(); // nanoTime before which a lost server is not connected to again (under this object's lock)
+    private volatile boolean closed;
     private final ByteBuffer request = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_REQUEST_BODY).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer answer = ByteBuffer.allocateDirect(Frames.HEADER + Frames.DATA_RESPONSE_BODY).order(ByteOrder.LITTLE_ENDIAN);
     private final ReentrantLock receiving = new ReentrantLock();
@@ -58,22 +73,32 @@ final class TcpEndpoint implements Endpoint {
     TcpEndpoint(String host, int port, int serverId, long timeoutMs, String secret) {
         this.serverId = serverId;
         this.peer = host + ":" + port + " (memory server " + serverId + ")";
+        this.address = new InetSocketAddress(host, port);
+        this.secret = secret;
+        this.timeoutMs = timeoutMs;
         this.timeoutNanos = timeoutMs * 1_000_000L;
+        this.channel = open(timeoutMs);
+    }
+
+    /** A connected, authenticated, non-blocking channel to the server; connecting and the handshake bounded by {@code boundMs}. */
+    private SocketChannel open(long boundMs) {
+        SocketChannel opened;
         try {
-            channel = SocketChannel.open();
+            opened = SocketChannel.open();
         } catch (IOException e) {
             throw ErrorCode.SERVER_UNAVAILABLE.exception("cannot open a socket: " + e.getMessage());
         }
         try {
-            int timeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
-            channel.socket().connect(new InetSocketAddress(host, port), timeout);
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.socket().setSoTimeout(timeout); // bounds the handshake's reads
-            Handshake.clientSide(channel.socket().getInputStream(), channel.socket().getOutputStream(), secret, peer);
-            channel.configureBlocking(false);
+            int timeout = (int) Math.min(boundMs, Integer.MAX_VALUE);
+            opened.socket().connect(address, timeout);
+            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            opened.socket().setSoTimeout(timeout); // bounds the handshake's reads
+            Handshake.clientSide(opened.socket().getInputStream(), opened.socket().getOutputStream(), secret, peer);
+            opened.configureBlocking(false);
+            return opened;
         } catch (IOException | RuntimeException e) {
             try {
-                channel.close();
+                opened.close();
             } catch (IOException ignored) {
                 // the failure below is what matters
             }
@@ -96,6 +121,10 @@ final class TcpEndpoint implements Endpoint {
 
     private synchronized void post(int type, int chunkId, long key, long remoteOffset, MemorySegment memory, long offset, long bytes, Completion c) {
         c.drivenBy(this);
+        if (failed != 0 && !reconnect()) {
+            c.complete(failed);
+            return;
+        }
         long done = 0;
         do {
             long n = Math.min(MAX_DATA, bytes - done);
@@ -133,6 +162,35 @@ final class TcpEndpoint implements Endpoint {
             }
             done += n;
         } while (done < bytes);
+    }
+
+    /**
+     * Replaces the broken connection, once everything posted on it has completed with the
+     * failure; false (the post fails with it) when the endpoint was closed, when the last
+     * attempt failed less than {@link #RECONNECT_BACKOFF_NANOS} ago, or when this one fails.
+     * Holds this object's lock, and takes the receive lock so that no poll reads meanwhile.
+     */
+    private boolean reconnect() {
+        if (closed || System.nanoTime() - retryAfter < 0) {
+            return false;
+        }
+        receiving.lock();
+        try {
+            drainFailed();
+            try {
+                channel = open(Math.min(timeoutMs, RECONNECT_BOUND_MS));
+            } catch (RStoreException e) {
+                retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
+                return false;
+            }
+            payload = null;
+            pieceStatus = 0;
+            answer.clear();
+            failed = 0;
+            return true;
+        } finally {
+            receiving.unlock();
+        }
     }
 
     /** Waits (bounded) for a free slot, reading answers meanwhile. */
@@ -262,6 +320,7 @@ final class TcpEndpoint implements Endpoint {
 
     @Override
     public void close() {
+        closed = true;
         broken(ErrorCode.CLOSED.code());
         receiving.lock();
         try {
