@@ -97,11 +97,7 @@ final class TcpEndpoint implements Endpoint {
             opened.configureBlocking(false);
             return opened;
         } catch (IOException | RuntimeException e) {
-            try {
-                opened.close();
-            } catch (IOException ignored) {
-                // the failure below is what matters
-            }
+            closeQuietly(opened); // the failure below is what matters
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -177,12 +173,18 @@ final class TcpEndpoint implements Endpoint {
         receiving.lock();
         try {
             drainFailed();
+            SocketChannel fresh;
             try {
-                channel = open(Math.min(timeoutMs, RECONNECT_BOUND_MS));
+                fresh = open(Math.min(timeoutMs, RECONNECT_BOUND_MS));
             } catch (RStoreException e) {
                 retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
                 return false;
             }
+            if (closed) { // closed meanwhile: close() closes the channel it finds under the receive lock, which is not this one yet
+                closeQuietly(fresh);
+                return false;
+            }
+            channel = fresh;
             payload = null;
             pieceStatus = 0;
             answer.clear();
@@ -311,8 +313,12 @@ final class TcpEndpoint implements Endpoint {
         if (failed == 0) {
             failed = status;
         }
+        closeQuietly(channel);
+    }
+
+    private static void closeQuietly(SocketChannel c) {
         try {
-            channel.close();
+            c.close();
         } catch (IOException ignored) {
             // already broken
         }
@@ -324,6 +330,7 @@ final class TcpEndpoint implements Endpoint {
         broken(ErrorCode.CLOSED.code());
         receiving.lock();
         try {
+            broken(ErrorCode.CLOSED.code()); // again: a reconnect that was under way has put a new channel in place
             drainFailed();
         } finally {
             receiving.unlock();
