@@ -185,6 +185,8 @@ final class TcpEndpoint implements Endpoint {
                 return false;
             }
             channel = fresh;
+            posted = 0; // a connection numbers its operations from 0 (docs/protocol.md); none is in flight now
+            answered = 0;
             payload = null;
             pieceStatus = 0;
             answer.clear();
