@@ -9,11 +9,11 @@ import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -45,7 +45,8 @@ class DaemonLimitsTest {
     private static final int MAX_CONNECTIONS = 500;
     private static final int MAX_PENDING = 300;
     private static final long MIB = 1 << 20;
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
     private Process master;
     private int port;
     private int rdmaPort;
@@ -79,11 +80,6 @@ class DaemonLimitsTest {
         Process server = processes.start("io.rstore.cli.RStoreCli", "server", "--conf", conf.toString(), "--master", "127.0.0.1:" + port,
                 "--rdma-device", "none");
         JavaProcesses.awaitLine(server, "memory server 0 serving", 60);
-    }
-
-    @AfterEach
-    void killAll() {
-        processes.close();
     }
 
     /**

@@ -1,9 +1,9 @@
 package io.rstore.net;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,15 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A daemon's log: SLF4J lines with an ISO timestamp and zone, to a file when asked, at the asked level. */
 @Timeout(120)
 class DaemonLogTest {
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     @Test
     void shouldLogToTheFileItIsGivenWithTimestampsThatCarryTheZone() throws Exception {

@@ -9,10 +9,10 @@ import io.rstore.Mapping;
 import io.rstore.RStore;
 import io.rstore.RStoreSettings;
 import io.rstore.cli.RStoreCli;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 import javax.management.ObjectName;
@@ -36,15 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A master and a memory server process with their Prometheus ports, and what they count when a client works. */
 @Timeout(120)
 class DaemonMetricsTest {
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     @Test
     void shouldCountCallsBytesAndStateAndServeThemToPrometheus() throws Exception {

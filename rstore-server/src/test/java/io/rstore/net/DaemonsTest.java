@@ -10,11 +10,11 @@ import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.protocol.ServerInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -32,15 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(180)
 class DaemonsTest {
     private static final long CHUNK = 1 << 20;
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     /**
      * rstore+tcp: data over tcp; rstore (auto): through the servers' chunk files, as they are

@@ -11,10 +11,10 @@ import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.protocol.ServerInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -42,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(300)
 class DurabilityTest {
     private static final int HEARTBEAT_MS = 200;
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
@@ -50,11 +51,6 @@ class DurabilityTest {
     private int port;
     private int rdmaPort; // the master's emulated RDMA listener, anew at each start
     private Path conf;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     private void configure() throws Exception {
         try (ServerSocket free = new ServerSocket(0)) {

@@ -1,5 +1,8 @@
 package io.rstore.net;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,8 +16,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** JVMs started by a test on its class path, read line by line with a bound, and all killed at the end. */
-final class JavaProcesses implements AutoCloseable {
+/**
+ * JVMs started by a test on its class path, read line by line with a bound, and all killed
+ * at the end: by {@link #close}, or after each test as a registered extension
+ * ({@code @RegisterExtension final JavaProcesses processes = new JavaProcesses();}).
+ */
+final class JavaProcesses implements AutoCloseable, AfterEachCallback {
     private final List<Process> started = new ArrayList<>();
 
     /**
@@ -77,5 +84,11 @@ final class JavaProcesses implements AutoCloseable {
     public void close() {
         started.forEach(Process::destroyForcibly);
         started.forEach(READERS::remove);
+        started.clear();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 }

@@ -8,10 +8,10 @@ import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.protocol.ServerInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.ValueLayout;
 import java.net.ServerSocket;
@@ -27,15 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(180)
 class MasterRestartTest {
     private static final long HEARTBEAT_MS = 1_000;
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     @Test
     void shouldHaveLiveServersRejoinARestartedMaster() throws Exception {

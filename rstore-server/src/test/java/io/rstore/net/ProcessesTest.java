@@ -9,9 +9,9 @@ import io.rstore.RAddress;
 import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.TimeUnit;
@@ -25,12 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** RStore across real processes: a serving JVM, client JVMs, and what happens when either is killed. */
 @Timeout(120)
 class ProcessesTest {
-    private final JavaProcesses processes = new JavaProcesses();
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @Test
     void shouldServeClientsInOtherProcessesAndSurviveTheirDeath() throws Exception {

@@ -10,11 +10,11 @@ import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
 import io.rstore.transport.rdma.RdmaEnvironment;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -44,15 +44,11 @@ class ServerKilledTest {
     private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(Math.min(8L * SCALE, 20));
     /** The address of a real RDMA device's interface, for disni (a soft device does not work on 127.0.0.1). */
     private static final String RDMA_ADDRESS = System.getenv("RSTORE_RDMA_ADDRESS");
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     /**
      * rstore+tcp, rstore (shm) and rstore+rdma on the emulated device; disni (rstore+rdma on

@@ -10,11 +10,11 @@ import io.rstore.RAddress;
 import io.rstore.RStore;
 import io.rstore.RStoreException;
 import io.rstore.RStoreSettings;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,15 +38,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServerRestartedTest {
     private static final long CHUNK = 1 << 20;
     private static final long BACK_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(10);
-    private final JavaProcesses processes = new JavaProcesses();
+    @RegisterExtension
+    final JavaProcesses processes = new JavaProcesses(); // kills what each test started, after it
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void killAll() {
-        processes.close();
-    }
 
     private static int freePort() throws Exception {
         try (ServerSocket free = new ServerSocket(0)) {
