@@ -28,7 +28,11 @@ class CompletionTest {
     void shouldTimeOutWhenAPieceNeverCompletes() {
         Completion c = new Completion();
         c.arm(1, 20_000_000L);
+        long start = System.nanoTime();
         assertEquals(ErrorCode.TIMED_OUT.code(), c.await());
+        long waited = System.nanoTime() - start;
+        assertTrue(waited >= 20_000_000L, "timed out early, after " + waited + " ns");
+        assertTrue(waited < 2_000_000_000L, "timed out late, after " + waited + " ns"); // the clock is read every 64 polls
         RStoreException e = assertThrows(RStoreException.class, c::join);
         assertEquals(ErrorCode.TIMED_OUT, e.code());
     }

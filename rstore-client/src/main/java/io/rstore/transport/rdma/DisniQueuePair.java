@@ -53,6 +53,12 @@ final class DisniQueuePair implements QueuePair {
         IbvMr receiveMr;
         SVCPostRecv postReceive;
         volatile Exception failure;
+        /**
+         * The peer disconnected: what DiSNI's {@code isClosed()} says, without its monitor,
+         * which every post would otherwise take (a data-path cost that QEMU's emulation
+         * multiplies: docs/measure/notebook.md).
+         */
+        volatile boolean disconnected;
 
         Endpoint(RdmaEndpointGroup<? extends RdmaEndpoint> group, RdmaCmId id, boolean serverSide) throws IOException {
             super(group, id, serverSide);
@@ -117,6 +123,7 @@ final class DisniQueuePair implements QueuePair {
         public synchronized void dispatchCmEvent(RdmaCmEvent event) throws IOException {
             super.dispatchCmEvent(event);
             if (event.getEvent() == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED.ordinal()) {
+                disconnected = true;
                 getIdPriv().disconnect(); // our queue pair to the error state: its work requests flush
             }
         }
@@ -239,7 +246,7 @@ final class DisniQueuePair implements QueuePair {
 
     @Override
     public boolean failed() {
-        return failed || endpoint.isClosed();
+        return failed || endpoint.disconnected;
     }
 
     @Override

@@ -111,12 +111,9 @@ final class RdmaEndpoint implements Endpoint {
             for (long done = 0; done < length; ) {
                 long localAddress = memory.address() + localOffset + done;
                 int n = (int) local.withinPiece(localKey, localAddress, Math.min(MAX_WORK_REQUEST, length - done));
-                long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-                while (posted - completed >= completion.length) { // the queue is full: reap
-                    if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
-                        c.complete(ErrorCode.TIMED_OUT.code());
-                        return;
-                    }
+                if (posted - completed >= completion.length && !reaped()) {
+                    c.complete(ErrorCode.TIMED_OUT.code());
+                    return;
                 }
                 int slot = (int) (posted % completion.length);
                 completion[slot] = c;
@@ -133,6 +130,20 @@ final class RdmaEndpoint implements Endpoint {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The queue is full: polls until a work request completes, within the operation
+     * timeout. False when none did. The clock is read here, not on every post.
+     */
+    private boolean reaped() {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (posted - completed >= completion.length) {
+            if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
