@@ -48,9 +48,13 @@ final class RdmaEndpoint implements Endpoint {
     private final ReentrantLock lock = new ReentrantLock(); // one thread drives the queue pair at a time
     private volatile Chunk[] chunks = new Chunk[64];
 
-    // the ring of work requests in flight: which completion each ends, in posting order
+    // the ring of work requests in flight: which completion each ends, in posting order; at most
+    // depth of them, in a ring of a power of two indexed by a mask (a division per work request
+    // showed under QEMU's emulation, where the rdma latency target is measured)
+    private final int depth;
     private final Completion[] completion;
     private final boolean[] last;
+    private final int mask;
     private long posted;
     private long completed;
     private int pieceStatus;
@@ -63,8 +67,11 @@ final class RdmaEndpoint implements Endpoint {
         this.timeoutMs = timeoutMs;
         this.qp = device.connect(at, timeoutMs, this::completed);
         this.local = regions.on(device); // after the first connection: a DiSNI device has its protection domain then
-        this.completion = new Completion[qp.depth()];
-        this.last = new boolean[qp.depth()];
+        this.depth = qp.depth();
+        int ring = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
+        this.completion = new Completion[ring];
+        this.last = new boolean[ring];
+        this.mask = ring - 1;
     }
 
     @Override
@@ -111,11 +118,11 @@ final class RdmaEndpoint implements Endpoint {
             for (long done = 0; done < length; ) {
                 long localAddress = memory.address() + localOffset + done;
                 int n = (int) local.withinPiece(localKey, localAddress, Math.min(MAX_WORK_REQUEST, length - done));
-                if (posted - completed >= completion.length && !reaped()) {
+                if (posted - completed >= depth && !reaped()) {
                     c.complete(ErrorCode.TIMED_OUT.code());
                     return;
                 }
-                int slot = (int) (posted % completion.length);
+                int slot = (int) posted & mask;
                 completion[slot] = c;
                 last[slot] = done + n == length;
                 long wrId = posted++;
@@ -138,7 +145,7 @@ final class RdmaEndpoint implements Endpoint {
      */
     private boolean reaped() {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-        while (posted - completed >= completion.length) {
+        while (posted - completed >= depth) {
             if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
                 return false;
             }
@@ -194,7 +201,7 @@ final class RdmaEndpoint implements Endpoint {
 
     /** A work request completed (called by the queue pair, under the lock). */
     private void completed(long wrId, int status) {
-        int slot = (int) (wrId % completion.length);
+        int slot = (int) wrId & mask;
         if (pieceStatus == 0) {
             pieceStatus = QueuePair.errorCode(status).code();
         }
