@@ -61,17 +61,32 @@ final class PregelRun implements AutoCloseable {
     }
 
     private static PregelJob.Result job(RStore rstore, LoadedGraph graph, VertexProgram program, EngineOptions engine, PregelJob.Options options,
-                                        PregelJob.Recovery recovery, Consumer<PregelJob.Superstep> report, PrintStream err) {
-        if (!engine.workerProcesses) {
+                                        PregelJob.Recovery recovery, Consumer<PregelJob.Superstep> report, ProcessWorkers processes, PrintStream err) {
+        if (processes == null) {
             return PregelJob.run(rstore, graph.name(), program, options.withProgress(report).withRecovery(recovery));
         }
         List<ServerInfo> servers = rstore.servers();
         err.printf("starting %d worker processes against %s (their data path: %s)%s%n", options.workers(), rstore.uri(),
                 servers.isEmpty() ? "none" : rstore.transportTo(servers.get(0)),
                 engine.workerLauncher == null ? "" : " through " + String.join(" ", engine.launcher(0)) + " (worker 0)");
-        try (ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds, engine::launcher)) {
-            return PregelJob.run(rstore, graph.name(), program, options.withProgress(report).withRecovery(recovery), processes);
+        return PregelJob.run(rstore, graph.name(), program, options.withProgress(report).withRecovery(recovery), processes);
+    }
+
+    /**
+     * The worker processes of a command run with --worker-processes (null without). Those this
+     * host starts itself are started now, before the graph loads, so that their JVMs start and
+     * connect meanwhile; through a --worker-launcher each starts with its job, as a launcher
+     * need not pass standard input on.
+     */
+    static ProcessWorkers processWorkers(RStore rstore, EngineOptions engine) {
+        if (!engine.workerProcesses) {
+            return null;
         }
+        ProcessWorkers processes = new ProcessWorkers(engine.superstepTimeoutSeconds, engine::launcher);
+        if (engine.workerLauncher == null) {
+            processes.prestart(rstore.uri(), engine.workers);
+        }
+        return processes;
     }
 
     /** Each trial and min/avg/max of their compute times into the summary; returns the table's line about them. */
@@ -93,7 +108,7 @@ final class PregelRun implements AutoCloseable {
 
     /** Runs the program (-n times); {@code command} is the command running it, whose parameters the JSON summary records. */
     static PregelRun run(CommandLine.Model.CommandSpec command, String algorithm, RStore rstore, LoadedGraph graph, VertexProgram program,
-                         EngineOptions engine, long maxSupersteps, long expectedSupersteps, long commandStart) {
+                         EngineOptions engine, ProcessWorkers processes, long maxSupersteps, long expectedSupersteps, long commandStart) {
         PrintStream err = System.err;
         MetricRegistry registry = new MetricRegistry();
         Histogram superstepMillis = registry.register("carafe.superstep.millis", new Histogram(new UniformReservoir()));
@@ -128,7 +143,7 @@ final class PregelRun implements AutoCloseable {
                 bar[0] = Progress.start(err, algorithm + " on " + graph.name(), Math.max(0, expectedSupersteps), " supersteps", 1);
             }
             try {
-                result = job(rstore, graph, program, engine, options, recovery, report, err);
+                result = job(rstore, graph, program, engine, options, recovery, report, processes, err);
             } finally {
                 if (bar[0] != null) {
                     bar[0].close();

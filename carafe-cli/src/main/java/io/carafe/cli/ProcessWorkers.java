@@ -7,6 +7,8 @@ import io.carafe.pregel.Workers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,6 +27,7 @@ final class ProcessWorkers implements Workers {
     private final IntFunction<List<String>> launcher;
     private final List<Process> processes = new ArrayList<>();
     private final Map<Integer, Long> pids = new HashMap<>(); // by worker index, the latest
+    private final Map<Integer, Waiting> waiting = new HashMap<>(); // started ahead of their job (prestart), by index
     /** How long close() lets worker processes stop on their own before it kills them. */
     private static final long STOP_GRACE_MS = 2_000;
     /** This JVM's options that a worker's JVM takes too (see {@link #forwarded}). */
@@ -62,8 +65,61 @@ final class ProcessWorkers implements Workers {
         return killed(status) ? "was killed by signal " + (status - 128) + " (exit status " + status + ")" : "exited with code " + status;
     }
 
+    /**
+     * Starts workers {@code 0..count-1} ahead of their job, so that their JVMs start and
+     * connect to the cluster while this command loads the graph: each then waits for its
+     * job's namespace on its standard input, which {@link #start} writes. One that is not
+     * started by then ends at {@link #close} (its input closed), or on its own after the
+     * superstep timeout.
+     */
+    void prestart(String clusterUri, int count) {
+        for (int i = 0; i < count; i++) {
+            Started worker = launch(clusterUri, "-", i);
+            synchronized (processes) {
+                waiting.put(i, new Waiting(clusterUri, worker));
+            }
+        }
+    }
+
     @Override
     public Future<Void> start(String clusterUri, String jobNamespace, int index) {
+        Waiting ahead;
+        synchronized (processes) {
+            ahead = waiting.remove(index);
+        }
+        if (ahead != null) {
+            Process p = ahead.worker().process();
+            if (ahead.clusterUri().equals(clusterUri) && p.isAlive()) {
+                try (Writer job = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
+                    job.write(jobNamespace + "\n");
+                    return ahead.worker().done();
+                } catch (IOException e) {
+                    // it ended meanwhile: a new one below
+                }
+            }
+            closeInput(p);
+        }
+        return launch(clusterUri, jobNamespace, index).done();
+    }
+
+    private static void closeInput(Process p) {
+        try {
+            p.getOutputStream().close();
+        } catch (IOException e) {
+            // it has ended
+        }
+    }
+
+    /** A worker process and the future that ends with it. */
+    private record Started(Process process, Future<Void> done) {
+    }
+
+    /** A worker started ahead of its job, for the cluster at {@code clusterUri}. */
+    private record Waiting(String clusterUri, Started worker) {
+    }
+
+    /** Worker {@code index} as a process of its own, for job {@code jobNamespace} ("-": the one its standard input will name). */
+    private Started launch(String clusterUri, String jobNamespace, int index) {
         // what the rdma transport needs as bin/ gives it: libdisni's directory, and sun.nio.ch for DiSNI
         List<String> command = new ArrayList<>(launcher.apply(index));
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -112,7 +168,7 @@ final class ProcessWorkers implements Workers {
                             + (lastLine[0].isEmpty() ? "" : ": " + lastLine[0]), null));
                 }
             });
-            return done;
+            return new Started(p, done);
         } catch (IOException e) {
             throw new PregelException("cannot start worker process " + index + ": " + e.getMessage(), e);
         }
@@ -154,6 +210,8 @@ final class ProcessWorkers implements Workers {
         List<Process> all;
         synchronized (processes) {
             all = List.copyOf(processes);
+            waiting.values().forEach(w -> closeInput(w.worker().process())); // no job comes: the end of its input ends a waiting worker
+            waiting.clear();
         }
         all.forEach(Process::destroy);
         long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;

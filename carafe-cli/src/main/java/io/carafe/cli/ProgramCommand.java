@@ -135,9 +135,11 @@ abstract class ProgramCommand implements Callable<Integer> {
             }
             return 0;
         }
-        try (RStore rstore = cluster.start(engine.workerProcesses); LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
+        try (RStore rstore = cluster.start(engine.workerProcesses); ProcessWorkers processes = PregelRun.processWorkers(rstore, engine);
+             LoadedGraph g = LoadedGraph.load(rstore, graph, System.err)) {
             VertexProgram program = program(g.resolved());
-            try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, maxSupersteps(), expectedSupersteps(), start)) {
+            try (PregelRun run = PregelRun.run(spec, algorithm(), rstore, g, program, engine, processes, maxSupersteps(), expectedSupersteps(),
+                    start)) {
                 String line = summarize(run, g);
                 long idAt = g.resolved().names() == null ? -1 : vertexIdInValue();
                 run.writeValues(engine, valueName(), (v, value, text) -> {

@@ -327,6 +327,37 @@ class PregelCommandsTest {
     }
 
     /**
+     * Worker processes start while the graph loads and wait for their job on standard
+     * input: a command whose graph fails to import still ends at once and leaves none of
+     * them behind, and a second trial's job starts workers of its own.
+     */
+    @Test
+    void shouldStartWorkerProcessesAheadOfTheJobAndLeaveNoneBehind() throws IOException {
+        Path shared = io.carafe.datasets.Datasets.sharedDir().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "no shared/datasets beside the checkout");
+        Path bad = dir.resolve("bad.txt"); // found, so the workers start; its import then fails
+        Files.writeString(bad, "1 2\n2 x\n");
+        long start = System.nanoTime();
+        Run failed = run("pagerank", "--algorithm", "pregel", "-g", bad.toString(), "--ids", "integer", "--worker-processes");
+        assertNotEquals(0, failed.exit(), failed.err());
+        assertTrue(failed.err().contains("bad.txt:2: 'x' is not a vertex id"), failed.err());
+        assertTrue(System.nanoTime() - start < 30_000_000_000L, "the failed command waited for its workers");
+        assertEquals(List.of(), workerProcessesLeft());
+        Run twice = run(true, "pagerank", "--algorithm", "pregel", "-g", shared.resolve("snap/wiki-Vote.txt").toString(), "--workers", "2",
+                "--worker-processes", "-n", "2", "--verify", "--format", "json");
+        assertEquals(0, twice.exit(), twice.err());
+        assertTrue(twice.err().contains("verify: OK"), twice.err());
+        assertEquals(2, new ObjectMapper().readTree(twice.out()).get("trials").size());
+        assertEquals(List.of(), workerProcessesLeft());
+    }
+
+    /** The command lines of this JVM's descendants that are still running a carafe worker. */
+    private static List<String> workerProcessesLeft() {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).map(p -> p.info().commandLine().orElse(""))
+                .filter(c -> c.contains(CarafeCli.class.getName() + " worker")).toList();
+    }
+
+    /**
      * BFS on the engine in worker processes, hybrid: the levels agree with the sequential
      * BFS (--verify), and the JSON shows, per superstep, how the messages travelled; on
      * wiki-Vote from vertex 3 both ways occur.

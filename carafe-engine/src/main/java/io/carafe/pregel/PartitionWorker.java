@@ -14,11 +14,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * One partition worker. It joins a job knowing only the cluster and the job's namespace:
- * the directory there names the graph, the partitioning, the values, the barrier and the
- * mailbox grid. It builds the program from the directory's spec, opens its view of the
+ * One partition worker. It joins a job knowing only the cluster and the job's namespace
+ * (which a worker started before its job learns once it has connected): the directory
+ * there names the graph, the partitioning, the values, the barrier and the mailbox grid.
+ * It builds the program from the directory's spec, opens its view of the
  * graph ({@link WorkerGraph}) and runs the {@link SuperstepLoop}, which computes each
  * vertex through a {@link VertexContext} and moves messages through the job's
  * {@link MessageChannel}.
@@ -26,7 +28,7 @@ import java.util.function.Function;
 final class PartitionWorker implements Callable<Void> {
     private final String clusterUri;
     private final RStoreSettings settings;
-    private final String jobNamespace;
+    private final Supplier<String> jobNamespace; // asked once connected: a worker started before its job waits for it there
     private final int index;
     private final Function<String, VertexProgram> programs;
     private final long timeoutMs;
@@ -36,7 +38,7 @@ final class PartitionWorker implements Callable<Void> {
      * {@code programs} builds the vertex program from the spec in the job's directory;
      * {@code gatheredArrays} holds the gather's arrays, one for the job's workers in this process.
      */
-    PartitionWorker(String clusterUri, RStoreSettings settings, String jobNamespace, int index, Function<String, VertexProgram> programs,
+    PartitionWorker(String clusterUri, RStoreSettings settings, Supplier<String> jobNamespace, int index, Function<String, VertexProgram> programs,
                     long timeoutMs, GatheredArrays gatheredArrays) {
         this.clusterUri = clusterUri;
         this.settings = settings;
@@ -50,6 +52,10 @@ final class PartitionWorker implements Callable<Void> {
     @Override
     public Void call() {
         try (RStore rstore = RStore.connect(clusterUri, settings)) {
+            String jobNamespace = this.jobNamespace.get();
+            if (jobNamespace == null) {
+                return null; // no job came for a worker started ahead of it
+            }
             Namespace job = rstore.joinNamespace(jobNamespace);
             try (Mapping directory = job.raddress(RStore.RSTORE_INIT_RADDRESS).map(MapFlags.PREFETCH)) {
                 MemorySegment dir = directory.segment();

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * Runs a vertex program over a graph in RStore: the coordinator side of the BSP engine.
@@ -314,6 +315,15 @@ public final class PregelJob {
      * as worker {@code index}, building the program from the spec in the job's directory.
      */
     public static void work(String clusterUri, RStoreSettings settings, String jobNamespace, int index,
+                            Function<String, VertexProgram> programs, long timeoutMs) {
+        work(clusterUri, settings, () -> jobNamespace, index, programs, timeoutMs);
+    }
+
+    /**
+     * {@link #work} for a worker started before its job: it connects first, then asks
+     * {@code jobNamespace} for the job (null: none came, and it returns).
+     */
+    public static void work(String clusterUri, RStoreSettings settings, Supplier<String> jobNamespace, int index,
                             Function<String, VertexProgram> programs, long timeoutMs) {
         new PartitionWorker(clusterUri, settings, jobNamespace, index, programs, timeoutMs, new GatheredArrays()).call();
     }

@@ -37,7 +37,7 @@ final class ThreadWorkers implements Workers {
             job = jobNamespace;
             gathered = new GatheredArrays();
         }
-        return threads.submit(new PartitionWorker(clusterUri, settings, jobNamespace, index, spec -> program, timeoutMs, gathered));
+        return threads.submit(new PartitionWorker(clusterUri, settings, () -> jobNamespace, index, spec -> program, timeoutMs, gathered));
     }
 
     @Override
