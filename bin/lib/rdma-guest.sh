@@ -155,13 +155,14 @@ elif [ "$mode" = test ]; then
     stop_daemons
 else
     perftest() { # NAME ARGS...: server and client of one perftest tool over rxe0, in this guest; the client's report kept
-        local tool=$1
+        local tool=$1 server
         shift
         "$tool" -d rxe0 "$@" > /tmp/perftest-server.txt 2>&1 &
+        server=$!
         sleep 2
         "$tool" -d rxe0 "$@" "$address" | tee "$results/$tool.txt"
         local status=${PIPESTATUS[0]}
-        wait
+        wait "$server" # its server only: the daemons may be running too
         return $status
     }
     rstore_bench() {
