@@ -32,9 +32,12 @@ import java.util.List;
  *
  * <p>Sampling: vertices look at their first {@value #SAMPLED} neighbours only, until a
  * superstep hooks few vertices ({@link #SAMPLING_ENDS}); that gathers the big component
- * under one root. Then the rest: vertices look at all their neighbours, except those whose
- * climb ends where the heaviest vertex's does (the big component's root): an edge from one
- * of them to a vertex outside is looked at from the other end. At that fixpoint every edge's ends share a parent, which is then the smallest
+ * under one root. Then the rest: vertices look at all their neighbours. In both, from
+ * superstep 1 on, a vertex whose climb ends where the heaviest vertex's does (the big
+ * component's root, as it stands) looks at none: it stays under that root, as trees only
+ * merge, and an edge from it to a vertex outside is looked at from the other end in the
+ * rest. So sampling's last supersteps, which find the big component nearly whole, cost
+ * about what a superstep of the rest does. At that fixpoint every edge's ends share a parent, which is then the smallest
  * vertex of their component: its label, as an original id, is learnt in two more supersteps
  * (roots first, then the others from their root), one where every root's original id is
  * its internal id, and none where every vertex's is (generated graphs, files numbered
@@ -123,12 +126,14 @@ public final class AfforestComponents implements VertexProgram {
         long parent = ctx.superstep() == 0 ? v : value.getLong(0); // what others read as its parent
         long top = climb(ctx, parent);
         long seen = top << 1; // what the edges show (see hookAlong): nothing yet
-        if (phase == SAMPLING) {
+        // the heaviest vertex is known from superstep 1 on; a vertex under its root leaves its edges to their other ends
+        boolean joinedBig = ctx.superstep() > 0 && top == climb(ctx, ctx.globalLong(HEAVIEST));
+        if (phase == SAMPLING && !joinedBig) {
             seen = hookAlong(ctx, ctx.outEdges(), top, SAMPLED, seen);
             if (ctx.directed() && ctx.outDegree() < SAMPLED) {
                 seen = hookAlong(ctx, ctx.inEdges(), top, SAMPLED - ctx.outDegree(), seen);
             }
-        } else if (top != climb(ctx, ctx.globalLong(HEAVIEST))) {
+        } else if (phase == REST && !joinedBig) {
             seen = hookAlong(ctx, ctx.outEdges(), top, Integer.MAX_VALUE, seen);
             if (ctx.directed()) {
                 seen = hookAlong(ctx, ctx.inEdges(), top, Integer.MAX_VALUE, seen);
