@@ -39,6 +39,7 @@ public final class Mapping implements AutoCloseable {
     private final long length;
     private final boolean readOnly;
     private final boolean localReadOnly;
+    private final boolean direct;            // local is the chunk's own memory (MapFlags.DIRECT): nothing to move for a read
     private final LocalMemory.Block block; // null when the caller gave the local memory
     private final MemorySegment local;
     private final LocalMemory.Block bounce; // read-only memory the transport could not register: writes go out through this
@@ -92,13 +93,17 @@ public final class Mapping implements AutoCloseable {
         }
         this.timeoutNanos = client.operationTimeoutNanos();
         this.metrics = client.clientMetrics();
-        this.block = given == null ? client.localMemory().allocate(length) : null;
-        this.local = given == null ? block.segment() : given.asSlice(0, length);
-        this.localReadOnly = local.isReadOnly();
+        MemorySegment view = (flags & MapFlags.DIRECT) != 0 && chunks == 1 ? endpoints[0].view(chunkIds[0], keys[0], base & chunkMask, length) : null;
+        this.direct = view != null;
+        this.block = given == null && !direct ? client.localMemory().allocate(length) : null;
+        this.local = direct ? view : given == null ? block.segment() : given.asSlice(0, length);
+        this.localReadOnly = local.isReadOnly() && !direct; // a direct mapping's reads move nothing, so need no writable memory
         // memory the caller gave is registered for this mapping alone, and let go with it
         LocalMemory.Block through = null;
         int key;
-        if (given == null) {
+        if (direct) {
+            key = -1; // nothing of ours is registered
+        } else if (given == null) {
             key = block.localKey();
         } else {
             try {
@@ -134,6 +139,14 @@ public final class Mapping implements AutoCloseable {
 
     public long length() {
         return length;
+    }
+
+    /**
+     * Whether the local memory is the server's chunk itself ({@link MapFlags#DIRECT} where the
+     * transport reaches it): reads move nothing, and others' writes show at once.
+     */
+    public boolean isDirect() {
+        return direct;
     }
 
     public boolean isReadOnly() {
@@ -231,7 +244,7 @@ public final class Mapping implements AutoCloseable {
         if (status != 0) {
             throw failure(status, write, offset, length);
         }
-        if (metrics != null) {
+        if (metrics != null && !direct) {
             (write ? metrics.writeBytes : metrics.readBytes).mark(length);
             if (timed) {
                 (write ? metrics.writeLatency : metrics.readLatency).update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -251,7 +264,7 @@ public final class Mapping implements AutoCloseable {
 
     /** Counts bytes moved by an operation not timed here (async forms, batches). */
     void meter(boolean write, long length) {
-        if (metrics != null) {
+        if (metrics != null && !direct) {
             (write ? metrics.writeBytes : metrics.readBytes).mark(length);
         }
     }
@@ -270,9 +283,9 @@ public final class Mapping implements AutoCloseable {
         return 0;
     }
 
-    /** How many chunk pieces the range splits into. */
+    /** How many chunk pieces the range splits into: none for a direct mapping, whose reads (its only operations) move nothing. */
     int pieces(long offset, long length) {
-        if (length == 0) {
+        if (length == 0 || direct) {
             return 0;
         }
         long first = base + offset;
@@ -281,6 +294,9 @@ public final class Mapping implements AutoCloseable {
 
     /** Posts one piece per chunk touched; every server gets its pieces before any completes. */
     void post(boolean write, long offset, long length, Completion completion) {
+        if (direct) {
+            return; // a read of the server's own bytes: they are there
+        }
         MemorySegment local = this.local;
         if (bounce != null) { // read-only memory the device would not register: written out from a copy
             MemorySegment.copy(local, offset, bounce.segment(), offset, length);
@@ -353,7 +369,7 @@ public final class Mapping implements AutoCloseable {
                 client.localMemory().free(block);
             } else if (bounce != null) {
                 client.localMemory().free(bounce);
-            } else {
+            } else if (!direct) {
                 client.localRegistrar().deregister(localKey);
             }
         }
@@ -361,6 +377,6 @@ public final class Mapping implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Mapping[" + raddress + " offset " + offset + " length " + length + (readOnly ? " read-only]" : "]");
+        return "Mapping[" + raddress + " offset " + offset + " length " + length + (direct ? " direct]" : readOnly ? " read-only]" : "]");
     }
 }

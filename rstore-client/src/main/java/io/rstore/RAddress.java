@@ -79,6 +79,10 @@ public final class RAddress {
         if ((flags & ~MapFlags.ALL) != 0) {
             throw ErrorCode.INVALID_ARGUMENT.exception("unknown map flags " + Integer.toBinaryString(flags) + "; use MapFlags");
         }
+        if ((flags & MapFlags.DIRECT) != 0 && ((flags & MapFlags.READ_ONLY) == 0 || local != null)) {
+            throw ErrorCode.INVALID_ARGUMENT.exception("MapFlags.DIRECT maps the server's own bytes read-only: it needs MapFlags.READ_ONLY"
+                    + " and no local memory of the caller's");
+        }
         if (offset < 0 || length <= 0 || length > this.length - offset) {
             throw ErrorCode.OUT_OF_BOUNDS.exception("cannot map " + length + " bytes at offset " + offset
                     + " of a " + this.length + "-byte segment at " + address() + " of " + namespace);

@@ -22,6 +22,17 @@ public interface Endpoint extends AutoCloseable {
     void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion);
 
     /**
+     * The chunk's own bytes {@code [remoteOffset, remoteOffset + length)}, read-only, where
+     * this transport reaches the server's memory itself, checked as a read would be (id, key,
+     * range, the server alive); null where every access is a copy (the default) or the check
+     * fails, so the caller copies and a failed read says why. What it returns stays readable
+     * while the endpoint is open (see {@link io.rstore.MapFlags#DIRECT}).
+     */
+    default MemorySegment view(int chunkId, long key, long remoteOffset, long length) {
+        return null;
+    }
+
+    /**
      * Makes progress on operations in flight without blocking: a transport that needs the
      * caller's CPU to complete them (tcp reading its answers) does it here, the way RDMA
      * programs poll their completion queues. Returns whether anything completed.

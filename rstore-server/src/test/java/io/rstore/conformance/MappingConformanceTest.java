@@ -127,6 +127,60 @@ class MappingConformanceTest {
         }
     }
 
+    /**
+     * MapFlags.DIRECT: on inproc and shm a range within one chunk is the server's own bytes
+     * (others' writes show without a read, nothing is counted as moved); tcp and RDMA, and a
+     * range across chunks anywhere, copy as a read-only mapping does. Either way reads see
+     * the bytes, writes are refused, and the segment stays pinned while mapped.
+     */
+    @ParameterizedTest
+    @MethodSource("io.rstore.conformance.TestCluster#transports")
+    void shouldMapTheServersOwnBytesWhereTheTransportReachesThemAndCopyElsewhere(String transport) {
+        try (TestCluster cluster = TestCluster.start(transport, 2)) {
+            RStore client = cluster.client();
+            Namespace ns = client.createNamespace("direct");
+            RAddress seg = ns.alloc(3 * CHUNK, AllocFlags.GROW);
+            byte[] data = new byte[(int) (3 * CHUNK)];
+            new Random(7).nextBytes(data);
+            try (Mapping writer = seg.map(MapFlags.NONE)) {
+                MemorySegment.copy(MemorySegment.ofArray(data), 0, writer.segment(), 0, data.length);
+                writer.write();
+                boolean reaches = transport.equals("inproc") || transport.equals("shm");
+                long at = CHUNK + 100; // inside the second chunk, on the second server
+                try (Mapping m = seg.map(at, 1000, MapFlags.READ_ONLY | MapFlags.DIRECT | MapFlags.PREFETCH)) {
+                    assertEquals(reaches, m.isDirect(), transport);
+                    assertArrayEquals(java.util.Arrays.copyOfRange(data, (int) at, (int) at + 1000), m.segment().toArray(ValueLayout.JAVA_BYTE));
+                    writer.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, at + 8, 0x5EED_CAFEL);
+                    writer.write(at + 8, 8);
+                    long readBefore = client.metrics().meter(MetricNames.READ_BYTES).getCount();
+                    if (reaches) { // the server's bytes as they stand, with no read: nothing moved, nothing counted
+                        assertEquals(0x5EED_CAFEL, m.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, 8));
+                    }
+                    m.read(8, 8);
+                    new Batch().read(m, 0, 16).join();
+                    assertEquals(0x5EED_CAFEL, m.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, 8));
+                    assertEquals(readBefore + (reaches ? 0 : 24), client.metrics().meter(MetricNames.READ_BYTES).getCount());
+                    error(ErrorCode.READ_ONLY, m::write);
+                    error(ErrorCode.READ_ONLY, () -> new Batch().write(m, 0, 8));
+                    if (reaches) {
+                        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                                () -> m.segment().set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
+                    }
+                }
+                try (Mapping across = seg.map(CHUNK - 8, 16, MapFlags.READ_ONLY | MapFlags.DIRECT | MapFlags.PREFETCH)) {
+                    assertEquals(false, across.isDirect(), "a range across chunks is copied");
+                    assertArrayEquals(java.util.Arrays.copyOfRange(data, (int) CHUNK - 8, (int) CHUNK + 8), across.segment().toArray(ValueLayout.JAVA_BYTE));
+                }
+                error(ErrorCode.INVALID_ARGUMENT, () -> seg.map(0, 8, MapFlags.DIRECT));
+                error(ErrorCode.INVALID_ARGUMENT, () -> seg.map(0, 8, MapFlags.READ_ONLY | MapFlags.DIRECT, MemorySegment.ofArray(new byte[8])));
+            }
+            try (Mapping pinned = seg.map(0, 64, MapFlags.READ_ONLY | MapFlags.DIRECT)) {
+                error(ErrorCode.SEGMENT_IN_USE, () -> ns.free(seg)); // a direct mapping pins its segment as any mapping does
+            }
+            ns.free(seg);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("io.rstore.conformance.TestCluster#transports")
     void shouldRefuseWritesThroughAReadOnlyMapping(String transport) {

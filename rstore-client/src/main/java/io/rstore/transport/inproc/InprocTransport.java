@@ -13,7 +13,8 @@ import java.util.function.IntFunction;
 /**
  * Everything in one JVM: a one-sided operation is a checked copy between the client's
  * mapping and the server's chunk, done by the posting thread (the "NIC" is the CPU), so
- * it completes before the post returns.
+ * it completes before the post returns. A {@link io.rstore.MapFlags#DIRECT} mapping is the
+ * chunk's memory itself.
  */
 public final class InprocTransport implements Transport {
     private final IntFunction<RegionTable> servers;
@@ -50,6 +51,12 @@ public final class InprocTransport implements Transport {
         @Override
         public void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             completion.complete(table.write(chunkId, key, remoteOffset, local, localOffset, length));
+        }
+
+        @Override
+        public MemorySegment view(int chunkId, long key, long remoteOffset, long length) {
+            MemorySegment chunk = table.checked(chunkId, key, remoteOffset, length);
+            return chunk == null ? null : chunk.asSlice(remoteOffset, length).asReadOnly();
         }
 
         @Override

@@ -23,7 +23,9 @@ import java.util.Arrays;
  * as with RDMA. The key is checked by naming: a chunk is opened (once, on first access)
  * by the file name its id and key make, so a wrong or revoked key finds no file. The
  * server's heartbeat is checked on every operation, so a killed server's chunks fail with
- * SERVER_UNAVAILABLE within {@link ShmLayout#LEASE_NANOS}.
+ * SERVER_UNAVAILABLE within {@link ShmLayout#LEASE_NANOS}. A
+ * {@link io.rstore.MapFlags#DIRECT} mapping is the chunk file's pages themselves: checked
+ * when it is made, it keeps the pages it had if the server dies (the file stays mapped).
  */
 public final class ShmTransport implements Transport {
 
@@ -84,6 +86,12 @@ public final class ShmTransport implements Transport {
         public void postWrite(int chunkId, long key, long remoteOffset, MemorySegment local, int localKey, long localOffset, long length, Completion completion) {
             MemorySegment chunk = checked(chunkId, key, remoteOffset, length);
             completion.complete(chunk == null ? failure(chunkId, key) : copy(local, localOffset, chunk, remoteOffset, length));
+        }
+
+        @Override
+        public MemorySegment view(int chunkId, long key, long remoteOffset, long length) {
+            MemorySegment chunk = checked(chunkId, key, remoteOffset, length);
+            return chunk == null ? null : chunk.asSlice(remoteOffset, length).asReadOnly();
         }
 
         /** The chunk's memory if the server is alive, the key right and the range inside; else null. */
