@@ -45,12 +45,14 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     private long edgesReadUpTo;
     private long current = -1;
     private final long[] windowsRead; // read once: which windows of edges are in local memory; else null
+    private final long windowBytes;
     private final long windowEdges;
     private final int windowRecords;
     /** A windowed scan reads edges sparsely: it maps a vertex's edges, at least 1/{@value #SPARSE_PARTS} of a window, not a window. */
     private boolean sparse;
     private long lastEdgeRead = -1; // the last edge a vertex before the current one read
     private static final int SPARSE_PARTS = 256;
+    private static final int WINDOW_FLAGS = MapFlags.READ_ONLY | MapFlags.PREFETCH | MapFlags.DIRECT;
 
     SequentialEdgeIterator(CarafeGraph graph, int from, int to) {
         this(graph.vertexRecords(), 0, graph.edgeTargets(), graph.edgeWeights(), graph.header().weightBytes(), 0, from, to, graph.vertexCount(),
@@ -84,6 +86,7 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         this.vertex = from - 1;
         this.recordsReadUpTo = from;
         this.recordsReadFrom = from;
+        this.windowBytes = windowBytes;
         this.windowEdges = windowBytes / EdgeLayout.TARGET_BYTES;
         this.windowRecords = (int) (windowBytes / VertexLayout.BYTES);
         this.windowsRead = readOnce ? new long[(int) ((targets.length() / EdgeLayout.TARGET_BYTES / windowEdges + 64) >>> 6)] : null;
@@ -105,6 +108,7 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         this.vertex = from - 1;
         this.recordsReadFrom = from;
         this.recordsReadUpTo = from; // nothing mapped yet
+        this.windowBytes = windowBytes;
         this.windowEdges = windowBytes / EdgeLayout.TARGET_BYTES;
         this.windowRecords = (int) (windowBytes / VertexLayout.BYTES);
         this.windowsRead = null;
@@ -113,9 +117,13 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     /**
      * A scan of vertices {@code [from, to)} of a graph (its records, targets and, if not
      * null, weights of {@code weightBytes} each) that maps one window of records and one of
-     * edges at a time, each {@code windowBytes} of targets or records, read whole as it is
-     * mapped: it holds two windows of local memory (three with weights) whatever the range,
-     * and a restart reads the range again. Close it to give the windows back.
+     * edges at a time, each at most {@code windowBytes} of targets or records, read whole as
+     * it is mapped: it holds two windows of local memory (three with weights) whatever the
+     * range, and a restart reads the range again. Windows are {@link MapFlags#DIRECT}: where
+     * the client reaches the servers' memory (in-process servers, shm) they are the graph's
+     * own bytes, nothing read or held; for that they end at multiples of {@code windowBytes}
+     * in the arrays' address space, so that they lie within one chunk. Close it to give the
+     * windows back.
      */
     static SequentialEdgeIterator windows(RAddress records, RAddress targets, RAddress weights, int weightBytes, int from, int to,
                                           long lastEdge, long windowBytes) {
@@ -193,6 +201,9 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     /** Makes the window of records holding the current vertex readable: read into the mapping, or a window mapped. */
     private void readRecords() {
         int n = Math.min(to - vertex, windowRecords);
+        if (recordSource != null) {
+            n = (int) Math.min(n, Math.max(1, beforeBoundary(recordSource, vertex, VertexLayout.BYTES)));
+        }
         if (recordSource == null) {
             records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
         } else {
@@ -200,7 +211,7 @@ public final class SequentialEdgeIterator implements AutoCloseable {
                 records.close();
             }
             records = null; // mapped anew below; a failed map leaves nothing to close twice
-            records = recordSource.map(VertexLayout.offset(vertex), (long) n * VertexLayout.BYTES, MapFlags.READ_ONLY | MapFlags.PREFETCH);
+            records = recordSource.map(VertexLayout.offset(vertex), (long) n * VertexLayout.BYTES, WINDOW_FLAGS);
             recordBytes = records.segment();
             recordBase = vertex;
             recordsReadFrom = vertex;
@@ -245,17 +256,35 @@ public final class SequentialEdgeIterator implements AutoCloseable {
             sparse = skipped > windowEdges / SPARSE_PARTS;
         }
         long wanted = sparse ? Math.clamp(edgeEnd - edge, windowEdges / SPARSE_PARTS, windowEdges) : windowEdges;
+        long cut = beforeBoundary(targetSource, edge, EdgeLayout.TARGET_BYTES);
+        if (weightSource != null) {
+            cut = Math.min(cut, beforeBoundary(weightSource, edge, weightSize));
+        }
+        if (cut > 0) { // else an edge straddles the boundary: this window is copied
+            wanted = Math.min(wanted, cut);
+        }
         long n = Math.min(wanted, lastEdge - edge);
         closeEdges();
-        targets = targetSource.map(edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES, MapFlags.READ_ONLY | MapFlags.PREFETCH);
+        targets = targetSource.map(edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES, WINDOW_FLAGS);
         targetBytes = targets.segment();
         if (weightSource != null) {
-            weights = weightSource.map(edge * weightSize, n * weightSize, MapFlags.READ_ONLY | MapFlags.PREFETCH);
+            weights = weightSource.map(edge * weightSize, n * weightSize, WINDOW_FLAGS);
             weightBytes = weights.segment();
         }
         edgeBase = edge;
         edgesReadFrom = edge;
         edgesReadUpTo = edge + n;
+    }
+
+    /**
+     * Items of {@code itemBytes} from item {@code index} of {@code source} on that end before
+     * the next multiple of the window size in the namespace's address space, which chunk
+     * boundaries are too (chunks of a multiple of the window's size); 0 when the item at
+     * {@code index} straddles it.
+     */
+    private long beforeBoundary(RAddress source, long index, long itemBytes) {
+        long at = source.address() + index * itemBytes;
+        return (windowBytes - Math.floorMod(at, windowBytes)) / itemBytes;
     }
 
     private void closeEdges() {

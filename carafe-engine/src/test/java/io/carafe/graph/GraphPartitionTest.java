@@ -124,6 +124,31 @@ class GraphPartitionTest {
     }
 
     /**
+     * In-process, a windowed scan's windows are the chunks' own bytes (MapFlags.DIRECT):
+     * windows end at multiples of their size, so none crosses one of the 1 MiB chunks that
+     * Slashdot's 3.8 MB of targets, its weights and 2.6 MB of records span, and a pass over
+     * every edge and weight of a partition reads nothing through RStore, twice.
+     */
+    @Test
+    void shouldScanTheChunksOwnBytesInProcessReadingNothing() {
+        Path edgeList = SharedData.file("snap/soc-Slashdot0902.txt.gz");
+        try (GraphFile file = GraphImporter.importEdgeList(edgeList, ImportOptions.defaults().withRandomWeights(1), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "slashdot", file)) {
+            int from = 100;
+            int to = g.vertexCount() - 100;
+            long edges = VertexLayout.firstEdge(file.vertices(), to - 1) + VertexLayout.degree(file.vertices(), to - 1)
+                    - VertexLayout.firstEdge(file.vertices(), from);
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", from, to, 64 << 10)) {
+                long read = readBytes();
+                assertEquals(edges, checkEveryEdge(scan, file, from, to));
+                scan.restart();
+                assertEquals(edges, checkEveryEdge(scan, file, from, to));
+                assertEquals(read, readBytes(), "bytes read through RStore by two passes over direct windows");
+            }
+        }
+    }
+
+    /**
      * A pass that reads the edges of a few vertices far apart (a superstep in which few
      * compute) maps about their edges, not a window for each; every edge is right in it
      * and in a pass over all of them after it.
