@@ -19,8 +19,11 @@ import java.lang.foreign.MemorySegment;
  * asked for), reads just those lists, all in flight, and returns how many vertices it
  * covered; {@link #target} and {@link #weight} then give their edges, by the edge's index
  * in the partition. A window is at most {@link #WINDOW_EDGES} edges (unless one list is
- * longer), so its mappings come from the client's local arenas and are reused, never
- * faulted in again. Allocates nothing per vertex or edge.
+ * longer) and ends at a multiple of that many edges' bytes in the namespace's address
+ * space, so it lies within one chunk: where the client reaches the servers' memory
+ * (in-process servers, shm) it is mapped {@link MapFlags#DIRECT}, the graph's own bytes,
+ * and the reads move nothing; elsewhere its mappings come from the client's local arenas
+ * and are reused, never faulted in again. Allocates nothing per vertex or edge.
  */
 public final class EdgeListReader implements AutoCloseable {
     /**
@@ -31,6 +34,7 @@ public final class EdgeListReader implements AutoCloseable {
     static final long WINDOW_EDGES = 1L << 20;
     /** Lists at most this many edges apart are read as one (1 KiB of targets): fewer operations for a few bytes more. */
     private static final long MERGE_GAP_EDGES = 256;
+    private static final int WINDOW_FLAGS = MapFlags.READ_ONLY | MapFlags.DIRECT;
 
     private final RAddress targets;
     private final RAddress weights; // null: no weights asked for, or an unweighted graph (weight 1)
@@ -78,7 +82,7 @@ public final class EdgeListReader implements AutoCloseable {
     public int read(int[] vertices, int first, int count) {
         closeWindow();
         long start = edgeStart[vertices[first]];
-        long limit = Math.max(start + windowEdges, edgeStart[vertices[first] + 1]);
+        long limit = Math.max(Math.min(start + windowEdges, start + beforeBoundary(start)), edgeStart[vertices[first] + 1]);
         int end = first;
         while (end < count && edgeStart[vertices[end] + 1] <= limit) {
             end++;
@@ -88,10 +92,10 @@ public final class EdgeListReader implements AutoCloseable {
         if (length == 0) {
             return end; // vertices without out-edges: nothing to read
         }
-        targetWindow = targets.map((firstEdge + start) * EdgeLayout.TARGET_BYTES, length * EdgeLayout.TARGET_BYTES, MapFlags.READ_ONLY);
+        targetWindow = targets.map((firstEdge + start) * EdgeLayout.TARGET_BYTES, length * EdgeLayout.TARGET_BYTES, WINDOW_FLAGS);
         targetBytes = targetWindow.segment();
         if (weights != null) {
-            weightWindow = weights.map((firstEdge + start) * weightBytes, length * weightBytes, MapFlags.READ_ONLY);
+            weightWindow = weights.map((firstEdge + start) * weightBytes, length * weightBytes, WINDOW_FLAGS);
             weightMemory = weightWindow.segment();
         }
         long runStart = -1;
@@ -113,6 +117,22 @@ public final class EdgeListReader implements AutoCloseable {
         readRun(runStart, runEnd);
         batch.join();
         return end;
+    }
+
+    /**
+     * Edges from the partition's edge {@code start} on before the next multiple of a
+     * window's bytes of targets (and of weights) in the namespace's address space, which
+     * chunk boundaries are too: a window that ends there lies within one chunk, so it is the
+     * graph's own bytes where the transport reaches them ({@link MapFlags#DIRECT}).
+     */
+    private long beforeBoundary(long start) {
+        long bytes = windowEdges * EdgeLayout.TARGET_BYTES;
+        long edge = firstEdge + start;
+        long before = (bytes - Math.floorMod(targets.address() + edge * EdgeLayout.TARGET_BYTES, bytes)) / EdgeLayout.TARGET_BYTES;
+        if (weights != null) {
+            before = Math.min(before, (bytes - Math.floorMod(weights.address() + edge * weightBytes, bytes)) / weightBytes);
+        }
+        return Math.max(1, before);
     }
 
     private void readRun(long from, long to) {

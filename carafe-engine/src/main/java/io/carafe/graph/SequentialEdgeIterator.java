@@ -117,12 +117,12 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     /**
      * A scan of vertices {@code [from, to)} of a graph (its records, targets and, if not
      * null, weights of {@code weightBytes} each) that maps one window of records and one of
-     * edges at a time, each at most {@code windowBytes} of targets or records, read whole as
-     * it is mapped: it holds two windows of local memory (three with weights) whatever the
-     * range, and a restart reads the range again. Windows are {@link MapFlags#DIRECT}: where
-     * the client reaches the servers' memory (in-process servers, shm) they are the graph's
-     * own bytes, nothing read or held; for that they end at multiples of {@code windowBytes}
-     * in the arrays' address space, so that they lie within one chunk. Close it to give the
+     * edges at a time, each at most {@code windowBytes} of targets or records, ending at a
+     * multiple of {@code windowBytes} in the namespace's address space so that it lies within
+     * one chunk. Windows are {@link MapFlags#DIRECT}: where the client reaches the servers'
+     * memory (in-process servers, shm) they are the graph's own bytes, nothing read or held;
+     * elsewhere each is read whole as it is mapped, two windows of local memory (three with
+     * weights) whatever the range, and a restart reads the range again. Close it to give the
      * windows back.
      */
     static SequentialEdgeIterator windows(RAddress records, RAddress targets, RAddress weights, int weightBytes, int from, int to,
@@ -201,12 +201,10 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     /** Makes the window of records holding the current vertex readable: read into the mapping, or a window mapped. */
     private void readRecords() {
         int n = Math.min(to - vertex, windowRecords);
-        if (recordSource != null) {
-            n = (int) Math.min(n, Math.max(1, beforeBoundary(recordSource, vertex, VertexLayout.BYTES)));
-        }
         if (recordSource == null) {
             records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
         } else {
+            n = (int) Math.min(n, Math.max(1, beforeBoundary(recordSource, vertex, VertexLayout.BYTES)));
             if (records != null) {
                 records.close();
             }

@@ -82,6 +82,7 @@ class EdgeListsTest {
         try (GraphFile file = BitcoinAlpha.importInto(dir); CarafeGraph g = CarafeGraph.create(rstore, "alpha", file)) {
             int n = g.vertexCount();
             long listsChecked = 0;
+            long listBytesRead = 0;
             for (int[] range : new int[][] {{0, 1261}, {1261, 2522}, {2522, n}}) {
                 int from = range[0];
                 int size = range[1] - from;
@@ -99,7 +100,9 @@ class EdgeListsTest {
                     for (long window : new long[] {1, 7, EdgeListReader.WINDOW_EDGES}) {
                         try (EdgeListReader reader = new EdgeListReader(rstore, "alpha", from, edgeStart, true, window)) {
                             for (int first = 0; first < count; ) {
+                                long before = bytesRead();
                                 int end = reader.read(chosen, first, count);
+                                listBytesRead += bytesRead() - before;
                                 assertTrue(end > first, "each read covers a vertex at least");
                                 for (int i = first; i < end; i++) {
                                     int u = chosen[i];
@@ -126,7 +129,14 @@ class EdgeListsTest {
                 }
             }
             assertEquals(3 * (n + (1261 / 3 + 1261 / 3 + (n - 2522) / 3)), listsChecked);
+            // in-process, every window lies within one chunk and is the graph's own bytes (MapFlags.DIRECT): the lists moved nothing
+            assertEquals(0, listBytesRead, "bytes of edges and weights read through RStore");
         }
+    }
+
+    /** Bytes this test's client read through RStore. */
+    private long bytesRead() {
+        return rstore.metrics().meter(io.rstore.MetricNames.READ_BYTES).getCount();
     }
 
     @Test
