@@ -9,6 +9,7 @@ import io.rstore.transport.Endpoint;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -20,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Reads and writes are not ordered across clients; coordinate with a barrier. Several
  * threads may use one mapping; an operation must not be in flight when it is closed.
- * Local bytes are undefined until first read (see {@link MapFlags#PREFETCH}).
+ * Local bytes are undefined until first read (see {@link MapFlags#PREFETCH}). A
+ * {@link MapFlags#DIRECT} mapping that the transport can serve so is the chunk's own bytes
+ * instead: read-only, never copied.
  */
 public final class Mapping implements AutoCloseable {
     private static final VarHandle OWN_BUSY;
@@ -318,6 +321,36 @@ public final class Mapping implements AutoCloseable {
             localOffset += piece;
             remaining -= piece;
         }
+    }
+
+    /**
+     * Writes {@code length} bytes of {@code file} from {@code fileOffset} to the mapping's
+     * range from {@code offset}, chunk piece by chunk piece, each copied by the kernel where
+     * the transport can ({@link Endpoint#writeFromFile}). Returns false, having written what it
+     * could, if a piece's transport cannot: then the caller writes the range from memory.
+     */
+    boolean writeFromFile(FileChannel file, long fileOffset, long offset, long length) {
+        int invalid = validate(true, offset, length);
+        if (invalid != 0) {
+            throw failure(invalid, true, offset, length);
+        }
+        long address = base + offset;
+        for (long done = 0; done < length; ) {
+            int i = (int) ((address >>> shift) - firstChunk);
+            long within = address & chunkMask;
+            long piece = Math.min(length - done, chunkMask + 1 - within);
+            int status = endpoints[i].writeFromFile(chunkIds[i], keys[i], within, file, fileOffset + done, piece);
+            if (status < 0) {
+                return false;
+            }
+            if (status != 0) {
+                throw failure(status, true, offset + done, piece);
+            }
+            meter(true, piece);
+            address += piece;
+            done += piece;
+        }
+        return true;
     }
 
     long timeoutNanos() {

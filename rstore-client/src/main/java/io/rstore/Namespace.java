@@ -102,12 +102,18 @@ public final class Namespace {
         return raddress;
     }
 
-    /** Writes {@code length} bytes of the file from {@code offset} into the segment at {@code at}, straight from a mapping of the file. */
+    /**
+     * Writes {@code length} bytes of the file from {@code offset} into the segment at
+     * {@code at}: copied by the kernel where the transport can (shm), else straight from a
+     * mapping of the file.
+     */
     private static void writeFrom(Path file, long offset, RAddress segment, long at, long length) {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
-            MemorySegment bytes = channel.map(FileChannel.MapMode.READ_ONLY, offset, length, arena);
+            MemorySegment bytes = channel.map(FileChannel.MapMode.READ_ONLY, offset, length, arena); // nothing is read until touched
             try (Mapping m = segment.map(at, length, MapFlags.NONE, bytes)) {
-                m.write();
+                if (!m.writeFromFile(channel, offset, 0, length)) {
+                    m.write();
+                }
             }
         } catch (IOException e) {
             throw ErrorCode.INVALID_ARGUMENT.exception("cannot read " + length + " bytes at " + offset + " of " + file + ": " + e.getMessage());

@@ -3,6 +3,7 @@ package io.rstore.transport;
 import io.rstore.Completion;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 
 /**
  * A client's connection to one memory server, shared by all its mappings. Posting is the
@@ -30,6 +31,18 @@ public interface Endpoint extends AutoCloseable {
      */
     default MemorySegment view(int chunkId, long key, long remoteOffset, long length) {
         return null;
+    }
+
+    /**
+     * Writes {@code length} bytes of {@code file} from {@code fileOffset} to
+     * {@code remoteOffset} of the chunk by having the kernel copy them, where this transport
+     * can (the chunk is a file here: shm), checked as a write is; returns an
+     * {@link io.rstore.ErrorCode} number, or -1 where it cannot (the default), and then the
+     * caller writes them through a mapping of the file. Blocks until they are written: a
+     * control-path operation (a graph loaded from its cache file), not a post.
+     */
+    default int writeFromFile(int chunkId, long key, long remoteOffset, FileChannel file, long fileOffset, long length) {
+        return -1;
     }
 
     /**

@@ -154,4 +154,46 @@ class ShmTransportTest {
             assertTrue(e.getMessage().contains("cannot be reached over shm") && e.getMessage().contains("rstore://"), e.getMessage());
         }
     }
+
+    /**
+     * A file written into a segment over shm is copied by the kernel into the chunks' files:
+     * the endpoint's copy lands the bytes at the offset asked, refuses a wrong key and a range
+     * past the chunk, and says so when the file ends first; allocFromFile over shm, which
+     * takes that way, holds the file's bytes across chunks and servers.
+     */
+    @Test
+    void shouldHaveTheKernelCopyAFileIntoChunkFiles() throws IOException {
+        byte[] data = new byte[(int) (2 * CHUNK + CHUNK / 2)];
+        new java.util.Random(3).nextBytes(data);
+        Path file = shm.resolve("data.bin");
+        Files.write(file, data);
+        try (NetworkCluster cluster = NetworkCluster.start(settings(), new InetSocketAddress("127.0.0.1", 0), shm);
+             RStore client = RStore.connect("rstore+shm://127.0.0.1:" + cluster.port(), settings());
+             FileChannel channel = FileChannel.open(file)) {
+            Namespace ns = client.createNamespace("from-file");
+            RAddress copied = ns.allocFromFile(file, 0, data.length);
+            try (Mapping m = copied.map(MapFlags.PREFETCH)) {
+                org.junit.jupiter.api.Assertions.assertArrayEquals(data, m.segment().toArray(ValueLayout.JAVA_BYTE));
+            }
+
+            Namespace fresh = client.createNamespace("written");
+            RAddress segment = fresh.alloc(CHUNK, AllocFlags.GROW); // the namespace's chunk 0, whole
+            long session = cluster.master().openSession("test inspector");
+            io.rstore.protocol.ChunkLocation chunk = cluster.master().lookup(session, fresh.id(), segment.address()).chunks().get(0);
+            assertEquals(0, segment.address());
+            assertEquals(0, chunk.index());
+            ServerInfo server = client.servers().stream().filter(s -> s.id() == chunk.serverId()).findFirst().orElseThrow();
+            try (io.rstore.transport.Endpoint endpoint = new io.rstore.transport.shm.ShmTransport().connect(server)) {
+                assertEquals(ErrorCode.NONE.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key(), 100, channel, CHUNK, 1000));
+                assertEquals(ErrorCode.UNAUTHORIZED.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key() ^ 1, 0, channel, 0, 8));
+                assertEquals(ErrorCode.OUT_OF_BOUNDS.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key(), CHUNK - 4, channel, 0, 8));
+                assertEquals(ErrorCode.OUT_OF_BOUNDS.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key(), 0, channel, data.length - 4, 8),
+                        "the file ends first");
+            }
+            try (Mapping m = segment.map(100, 1000, MapFlags.PREFETCH)) {
+                org.junit.jupiter.api.Assertions.assertArrayEquals(java.util.Arrays.copyOfRange(data, (int) CHUNK, (int) CHUNK + 1000),
+                        m.segment().toArray(ValueLayout.JAVA_BYTE));
+            }
+        }
+    }
 }
