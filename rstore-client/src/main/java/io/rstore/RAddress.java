@@ -52,6 +52,14 @@ public final class RAddress {
         return length;
     }
 
+    /**
+     * The namespace's chunk size: chunks cover {@code [k·C, (k+1)·C)} of its address space,
+     * so a {@link MapFlags#DIRECT} mapping within one such range can be the chunk's own bytes.
+     */
+    public long chunkSizeBytes() {
+        return segment.chunkSizeBytes();
+    }
+
     /** Maps the whole segment into local memory. */
     public Mapping map(int flags) {
         return map(0, length, flags);

@@ -37,8 +37,8 @@ final class EngineOptions {
     String messaging;
 
     @Option(names = "--neighbourhood-cache", paramLabel = "SIZE",
-            description = "for programs that read other vertices' edges (tc, lcc): how much of other partitions' edges each worker keeps"
-                    + " (e.g. 1GiB; default: 64MiB)")
+            description = "for programs that read other vertices' edges (tc, lcc) over tcp or RDMA: how much of the graph's edges each worker"
+                    + " keeps (e.g. 1GiB; default: 64MiB); embedded and shm workers read the servers' memory itself and keep none")
     String neighbourhoodCache;
 
     @Option(names = "--max-memory", paramLabel = "SIZE|available|none", defaultValue = "available",

@@ -10,8 +10,11 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * Any vertex's out- and in-neighbours, read one-sided through a bounded cache of
- * fixed-size blocks of the graph's edge arrays in RStore, each block read whole on its
+ * Any vertex's out- and in-neighbours. Where the client reaches the servers' memory
+ * (in-process servers, shm), straight from the graph's edge arrays, each chunk of them
+ * mapped {@link io.rstore.MapFlags#DIRECT} on first use: nothing read, copied or held but
+ * lists that cross chunks. Elsewhere, read one-sided through a bounded cache of
+ * fixed-size blocks of the edge arrays, each block read whole on its
  * first use and kept until the cache needs its room (oldest loaded first out). A worker's
  * own vertices' lists come through it too: a program that reads neighbourhoods mostly
  * reads them once, in order (Triangles orients the graph from them), so the partition's
@@ -38,8 +41,17 @@ public final class NeighbourhoodReader implements AutoCloseable {
     private final Neighbours out = new Neighbours();
     private final Neighbours in = new Neighbours();
 
-    /** Reads graph {@code name}'s lists, keeping at most {@code cacheBytes} of its edges (at least {@link #MIN_CACHE_BYTES}). */
+    /**
+     * Reads graph {@code name}'s lists: where the client reaches the servers' memory
+     * (in-process servers, shm), straight from the graph's own bytes, holding none; elsewhere
+     * keeping at most {@code cacheBytes} of its edges (at least {@link #MIN_CACHE_BYTES}).
+     */
     public NeighbourhoodReader(RStore rstore, String name, EdgeOffsets offsets, long cacheBytes) {
+        this(rstore, name, offsets, cacheBytes, true);
+    }
+
+    /** {@code direct}: the graph's own bytes where the transport allows; false: the cache whatever the transport (tests of it). */
+    NeighbourhoodReader(RStore rstore, String name, EdgeOffsets offsets, long cacheBytes, boolean direct) {
         if (cacheBytes < MIN_CACHE_BYTES) {
             throw new IllegalArgumentException("a neighbourhood cache needs at least " + MIN_CACHE_BYTES + " bytes, was given " + cacheBytes);
         }
@@ -49,10 +61,10 @@ public final class NeighbourhoodReader implements AutoCloseable {
         int slots = (int) Math.min(Integer.MAX_VALUE, cacheBytes / BLOCK_BYTES);
         if (header.directed()) {
             RAddress sources = rstore.joinNamespace(CarafeGraph.namespace(name, GraphHeader.Section.IN_SOURCES.part())).raddress(header.inSourcesAt());
-            this.outBlocks = new Blocks(targets, slots / 2, arena);
-            this.inBlocks = new Blocks(sources, slots - slots / 2, arena);
+            this.outBlocks = new Blocks(targets, slots / 2, arena, direct);
+            this.inBlocks = new Blocks(sources, slots - slots / 2, arena, direct);
         } else {
-            this.outBlocks = new Blocks(targets, slots, arena);
+            this.outBlocks = new Blocks(targets, slots, arena, direct);
             this.inBlocks = null;
         }
     }
@@ -98,14 +110,16 @@ public final class NeighbourhoodReader implements AutoCloseable {
     }
 
     /**
-     * Fixed-size blocks of one int array in RStore, read on first use. When the cache has
-     * room for the whole array, it is mapped once onto local memory of its size and each
-     * block read into place the first time a list needs it: no list is ever copied.
-     * Otherwise blocks go into slots: a block is mapped onto its slot, read, and unmapped (a
-     * master call each way, on a miss only), and stays until its slot is the oldest loaded;
-     * a list that crosses blocks is copied into a scratch array. The slots the reader's two
-     * flyweights point into are pinned, so reading one list never moves the other's memory
-     * away.
+     * One int array in RStore. Where the transport reaches the servers' memory, each chunk
+     * of it is mapped {@link MapFlags#DIRECT} on first use and kept (its own bytes: nothing
+     * read or held), and a list that crosses chunks is copied into a scratch array.
+     * Elsewhere, fixed-size blocks read on first use: when the cache has room for the whole
+     * array, it is mapped once onto local memory of its size and each block read into place
+     * the first time a list needs it: no list is ever copied. Otherwise blocks go into slots:
+     * a block is mapped onto its slot, read, and unmapped (a master call each way, on a miss
+     * only), and stays until its slot is the oldest loaded; a list that crosses blocks is
+     * copied into a scratch array. The slots the reader's two flyweights point into are
+     * pinned, so reading one list never moves the other's memory away.
      */
     private static final class Blocks {
         private final RAddress array;
@@ -115,13 +129,27 @@ public final class NeighbourhoodReader implements AutoCloseable {
         private final int[] slotOfBlock;      // slots: -1 when not cached
         private final long[] blockOfSlot;     // slots: -1 when empty
         private final int[] pinned = {-1, -1}; // the slot each flyweight (OUT, IN) points into, or -1
+        private final Mapping[] chunks;       // direct: each chunk's part of the array, mapped on first use; else null
+        private final long chunkBytes;        // direct: the namespace's chunk size, a power of two
+        private final int chunkShift;         // its log2: a list's chunk by a shift, not a division, on every wrap
+        private final long lead;              // direct: where the array starts within its first chunk
         private final MemorySegment[] scratch = {MemorySegment.ofArray(new int[0]), MemorySegment.ofArray(new int[0])};
         private int hand;                     // where the search for a slot to reuse starts: the oldest loaded
 
-        Blocks(RAddress array, int slots, Arena arena) {
+        Blocks(RAddress array, int slots, Arena arena, boolean direct) {
             this.array = array;
+            this.chunkBytes = array.chunkSizeBytes();
+            this.chunkShift = Long.numberOfTrailingZeros(chunkBytes);
+            this.lead = array.address() & (chunkBytes - 1);
+            this.chunks = direct && reachable(array) ? new Mapping[(int) ((lead + array.length() + chunkBytes - 1) / chunkBytes)] : null;
             long blocks = (array.length() + BLOCK_BYTES - 1) / BLOCK_BYTES;
-            if (blocks <= slots) {
+            if (chunks != null) {
+                this.memory = arena.allocate(8, 64); // what an empty list points into
+                this.whole = null;
+                this.read = null;
+                this.slotOfBlock = null;
+                this.blockOfSlot = null;
+            } else if (blocks <= slots) {
                 this.memory = arena.allocate(Math.max(array.length(), 8), 64);
                 this.whole = array.map(0, array.length(), MapFlags.READ_ONLY, memory);
                 this.read = new long[(int) ((blocks + 63) >>> 6)];
@@ -138,11 +166,22 @@ public final class NeighbourhoodReader implements AutoCloseable {
             }
         }
 
+        /** Whether the client reaches the array's memory itself: a direct mapping of its first bytes says. */
+        private static boolean reachable(RAddress array) {
+            try (Mapping probe = array.map(0, Math.min(8, array.length()), MapFlags.READ_ONLY | MapFlags.DIRECT)) {
+                return probe.isDirect();
+            }
+        }
+
         /** Points {@code into} (pinned as {@code pin}) at ints {@code [first, first + count)}. */
         void wrap(Neighbours into, int pin, long first, int count) {
             pinned[pin] = -1;
             if (count == 0) {
                 into.wrap(memory, 0, 0);
+                return;
+            }
+            if (chunks != null) {
+                wrapDirect(into, pin, 4L * first, count);
                 return;
             }
             long block = first / BLOCK_INTS;
@@ -163,10 +202,7 @@ public final class NeighbourhoodReader implements AutoCloseable {
                 into.wrap(memory, slot * BLOCK_BYTES + 4L * (first - block * BLOCK_INTS), count);
                 return;
             }
-            if (scratch[pin].byteSize() < 4L * count) {
-                scratch[pin] = MemorySegment.ofArray(new int[(int) Math.max(count, scratch[pin].byteSize() / 2)]);
-            }
-            MemorySegment copy = scratch[pin];
+            MemorySegment copy = scratch(pin, count);
             long done = 0;
             for (long b = block; b <= lastBlock; b++) {
                 long start = Math.max(first, b * BLOCK_INTS);
@@ -175,6 +211,49 @@ public final class NeighbourhoodReader implements AutoCloseable {
                 done += end - start;
             }
             into.wrap(copy, 0, count);
+        }
+
+        /** {@link #wrap} over the chunks' own bytes: the array's bytes from {@code at}. */
+        private void wrapDirect(Neighbours into, int pin, long at, int count) {
+            long end = at + 4L * count;
+            int chunk = (int) ((lead + at) >>> chunkShift);
+            int lastChunk = (int) ((lead + end - 1) >>> chunkShift);
+            if (chunk == lastChunk) {
+                into.wrap(chunk(chunk), at - chunkStart(chunk), count);
+                return;
+            }
+            MemorySegment copy = scratch(pin, count);
+            for (int c = chunk; c <= lastChunk; c++) {
+                long from = Math.max(at, chunkStart(c));
+                long to = Math.min(end, chunkStart(c) + chunk(c).byteSize());
+                MemorySegment.copy(chunk(c), from - chunkStart(c), copy, from - at, to - from);
+            }
+            into.wrap(copy, 0, count);
+        }
+
+        /** Where the array's part in chunk {@code c} starts, in the array's bytes. */
+        private long chunkStart(int c) {
+            return Math.max(0, c * chunkBytes - lead);
+        }
+
+        /** The array's part in chunk {@code c}, mapped direct the first time. */
+        private MemorySegment chunk(int c) {
+            Mapping m = chunks[c];
+            if (m == null) {
+                long start = chunkStart(c);
+                long length = Math.min(array.length(), (c + 1) * chunkBytes - lead) - start;
+                m = array.map(start, length, MapFlags.READ_ONLY | MapFlags.DIRECT);
+                chunks[c] = m;
+            }
+            return m.segment();
+        }
+
+        /** The flyweight {@code pin}'s scratch array, grown to hold {@code count} ints. */
+        private MemorySegment scratch(int pin, int count) {
+            if (scratch[pin].byteSize() < 4L * count) {
+                scratch[pin] = MemorySegment.ofArray(new int[(int) Math.max(count, scratch[pin].byteSize() / 2)]);
+            }
+            return scratch[pin];
         }
 
         /** The slot holding {@code block}, read into the oldest loaded unpinned one on a miss. */
@@ -204,6 +283,13 @@ public final class NeighbourhoodReader implements AutoCloseable {
         void close() {
             if (whole != null) {
                 whole.close();
+            }
+            if (chunks != null) {
+                for (Mapping m : chunks) {
+                    if (m != null) {
+                        m.close();
+                    }
+                }
             }
         }
     }

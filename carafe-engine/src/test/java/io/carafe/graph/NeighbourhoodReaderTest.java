@@ -43,11 +43,14 @@ class NeighbourhoodReaderTest {
 
     /**
      * Undirected, both flyweights share one array's blocks: reading one list must not evict
-     * the block the other points into. A cache of 64 MiB holds the arrays whole.
+     * the block the other points into. A cache of 64 MiB holds the arrays whole. Direct, in
+     * process, the lists are the chunks' own bytes (12 MB of edges over 1 MiB chunks, so
+     * lists that cross chunks are stitched together) and nothing is read through RStore; the
+     * cache, which tcp and RDMA clients use, is tested here with direct reading turned off.
      */
     @ParameterizedTest
-    @CsvSource({"false, 6", "true, 6", "false, 64", "true, 64"})
-    void shouldReadEveryVertexsListsThroughACache(boolean undirected, int cacheMiB) {
+    @CsvSource({"false, 6, false", "true, 6, false", "false, 64, false", "true, 64, false", "false, 6, true", "true, 6, true"})
+    void shouldReadEveryVertexsListsThroughACache(boolean undirected, int cacheMiB, boolean direct) {
         int n = 1 << 16;
         GraphImporter.Imported imported = GraphImporter.generate("uniform", n, 3_000_000, 11, ImportOptions.defaults().withUndirected(undirected),
                 dir.resolve("cache"), null);
@@ -74,7 +77,8 @@ class NeighbourhoodReaderTest {
                 }
             }
             EdgeOffsets offsets = EdgeOffsets.read(rstore, "g");
-            try (NeighbourhoodReader reader = new NeighbourhoodReader(rstore, "g", offsets, cacheMiB * (1L << 20))) {
+            try (NeighbourhoodReader reader = new NeighbourhoodReader(rstore, "g", offsets, cacheMiB * (1L << 20), direct)) {
+                long readBefore = bytesRead(); // the graph's header, read as the reader starts, not counted
                 Random random = new Random(5);
                 for (int k = 0; k < 3 * n; k++) {
                     int v = random.nextInt(n);
@@ -86,8 +90,17 @@ class NeighbourhoodReaderTest {
                     assertEquals(out[v].length, reader.outDegree(v));
                     assertEquals(in[w].length, reader.inDegree(w));
                 }
+                if (direct) {
+                    assertEquals(readBefore, bytesRead(), "bytes read through RStore by a reader of the chunks' own bytes");
+                } else {
+                    assertTrue(bytesRead() - readBefore >= NeighbourhoodReader.BLOCK_BYTES, "the cache read its blocks");
+                }
             }
         }
+    }
+
+    private long bytesRead() {
+        return rstore.metrics().meter(io.rstore.MetricNames.READ_BYTES).getCount();
     }
 
     @Test
