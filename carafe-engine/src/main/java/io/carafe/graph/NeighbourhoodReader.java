@@ -130,9 +130,9 @@ public final class NeighbourhoodReader implements AutoCloseable {
         private final long[] blockOfSlot;     // slots: -1 when empty
         private final int[] pinned = {-1, -1}; // the slot each flyweight (OUT, IN) points into, or -1
         private final Mapping[] chunks;       // direct: each chunk's part of the array, mapped on first use; else null
-        private final long chunkBytes;        // direct: the namespace's chunk size, a power of two
+        private final long chunkBytes;        // the namespace's chunk size, a power of two
         private final int chunkShift;         // its log2: a list's chunk by a shift, not a division, on every wrap
-        private final long lead;              // direct: where the array starts within its first chunk
+        private final long lead;              // where the array starts within its first chunk
         private final MemorySegment[] scratch = {MemorySegment.ofArray(new int[0]), MemorySegment.ofArray(new int[0])};
         private int hand;                     // where the search for a slot to reuse starts: the oldest loaded
 
@@ -141,7 +141,8 @@ public final class NeighbourhoodReader implements AutoCloseable {
             this.chunkBytes = array.chunkSizeBytes();
             this.chunkShift = Long.numberOfTrailingZeros(chunkBytes);
             this.lead = array.address() & (chunkBytes - 1);
-            this.chunks = direct && reachable(array) ? new Mapping[(int) ((lead + array.length() + chunkBytes - 1) / chunkBytes)] : null;
+            int count = (int) ((lead + array.length() + chunkBytes - 1) >>> chunkShift);
+            this.chunks = direct && reachable(array, count) ? new Mapping[count] : null;
             long blocks = (array.length() + BLOCK_BYTES - 1) / BLOCK_BYTES;
             if (chunks != null) {
                 this.memory = arena.allocate(8, 64); // what an empty list points into
@@ -166,11 +167,22 @@ public final class NeighbourhoodReader implements AutoCloseable {
             }
         }
 
-        /** Whether the client reaches the array's memory itself: a direct mapping of its first bytes says. */
-        private static boolean reachable(RAddress array) {
-            try (Mapping probe = array.map(0, Math.min(8, array.length()), MapFlags.READ_ONLY | MapFlags.DIRECT)) {
-                return probe.isDirect();
+        /**
+         * Whether the client reaches the memory of every one of the array's {@code count}
+         * chunks itself (a direct mapping of a few of each one's bytes says): a worker on one
+         * host of several reaches its own host's servers so and the others' over the network,
+         * and then the cache serves the whole array, keeping its bound.
+         */
+        private boolean reachable(RAddress array, int count) {
+            for (int c = 0; c < count; c++) {
+                long start = chunkStart(c);
+                try (Mapping probe = array.map(start, Math.min(8, array.length() - start), MapFlags.READ_ONLY | MapFlags.DIRECT)) {
+                    if (!probe.isDirect()) {
+                        return false;
+                    }
+                }
             }
+            return true;
         }
 
         /** Points {@code into} (pinned as {@code pin}) at ints {@code [first, first + count)}. */
@@ -242,7 +254,7 @@ public final class NeighbourhoodReader implements AutoCloseable {
             if (m == null) {
                 long start = chunkStart(c);
                 long length = Math.min(array.length(), (c + 1) * chunkBytes - lead) - start;
-                m = array.map(start, length, MapFlags.READ_ONLY | MapFlags.DIRECT);
+                m = array.map(start, length, MapFlags.READ_ONLY | MapFlags.DIRECT | MapFlags.PREFETCH); // read, should it copy after all
                 chunks[c] = m;
             }
             return m.segment();
