@@ -98,8 +98,9 @@ public final class MemoryEstimate {
                         ? graph.bytes(GraphHeader.Section.IN_OFFSETS) + graph.bytes(GraphHeader.Section.IN_SOURCES) : 0)
                 + (plusWeight && gathering ? graph.bytes(GraphHeader.Section.IN_WEIGHTS) : 0);
         store.add(new Part("graph: the sections the job reads", graphRead));
-        if (scans) {
-            // a window of records and one of edges (and of weights) at a time, each partition
+        if (scans && !embedded) {
+            // a window of records and one of edges (and of weights) at a time, each partition; served from this
+            // process, windows are the chunks' own bytes (MapFlags.DIRECT) and hold nothing
             workers.add(new Part("graph: each partition's scan, a window at a time",
                     p * SequentialEdgeIterator.WINDOW_BYTES * (graph.weighted() ? 3 : 2)));
         }
@@ -108,7 +109,9 @@ public final class MemoryEstimate {
         }
         if (neighbourhoods) {
             long edgeArrays = graph.edgesBytes() + graph.bytes(GraphHeader.Section.IN_SOURCES); // what a cache could ever hold
-            workers.add(new Part("neighbourhood cache", p * Math.min(options.neighbourhoodCacheBytes(), edgeArrays)));
+            if (!embedded) { // served from this process, the lists are the chunks' own bytes (MapFlags.DIRECT): no cache
+                workers.add(new Part("neighbourhood cache", p * Math.min(options.neighbourhoodCacheBytes(), edgeArrays)));
+            }
             perProcess.add(new Part("neighbourhoods: every vertex's edge offsets", 16 * v));
         }
 
