@@ -96,8 +96,8 @@ public final class ShmTransport implements Transport {
 
         /**
          * The kernel copies the file's bytes into the chunk's file, whose pages every mapping
-         * of it shares: no page of either is faulted in here, which made loading a graph from
-         * its cache file three times faster than copying between the two mappings.
+         * of it shares: no page of either is faulted in here (loading livejournal-synthetic for
+         * worker processes took 0.67 s instead of 0.9 s, and the loader held 0.7 GB less).
          */
         @Override
         public int writeFromFile(int chunkId, long key, long remoteOffset, FileChannel file, long fileOffset, long length) {
