@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rstore.AllocFlags;
-import io.rstore.Batch;
+import io.rstore.Completion;
 import io.rstore.MapFlags;
 import io.rstore.Mapping;
 import io.rstore.Namespace;
@@ -402,32 +402,37 @@ public final class RStoreBench {
         }
     }
 
-    /** Moves the whole mapping {@code reps} times as {@code inFlight} operations posted together. */
+    /**
+     * Moves the whole mapping {@code reps} times, {@code inFlight} such operations
+     * outstanding at once, each posted again as soon as it completes (perftest's tx depth):
+     * every operation moves all {@code size} bytes, the same remote range into the same local
+     * memory, as {@code ib_read_bw}'s do. Split into parts drained together, 16 in flight
+     * measured slower than one (docs/measure/notebook.md).
+     */
     private static double rstoreGbps(Mapping m, boolean write, long size, int inFlight, int reps) {
-        Batch batch = new Batch();
-        long part = size / inFlight;
+        Completion[] window = new Completion[Math.min(inFlight, reps)];
         long start = System.nanoTime();
-        for (int r = 0; r < reps; r++) {
-            if (inFlight == 1) {
-                if (write) {
-                    m.write(0, size);
-                } else {
-                    m.read(0, size);
-                }
-                continue;
+        for (int i = 0; i < window.length; i++) {
+            window[i] = new Completion();
+            post(m, write, size, window[i]);
+        }
+        for (int done = 0, posted = window.length; done < reps; done++) {
+            Completion oldest = window[done % window.length]; // the oldest first: a queue pair completes in order
+            oldest.join();
+            if (posted < reps) {
+                post(m, write, size, oldest);
+                posted++;
             }
-            for (int i = 0; i < inFlight; i++) {
-                long off = i * part;
-                long len = i == inFlight - 1 ? size - off : part;
-                if (write) {
-                    batch.write(m, off, len);
-                } else {
-                    batch.read(m, off, len);
-                }
-            }
-            batch.join();
         }
         return (double) size * reps / (System.nanoTime() - start);
+    }
+
+    private static void post(Mapping m, boolean write, long size, Completion completion) {
+        if (write) {
+            m.writeAsync(0, size, completion);
+        } else {
+            m.readAsync(0, size, completion);
+        }
     }
 
     private static double copyGbps(MemorySegment from, MemorySegment to, long size, int reps) {

@@ -29,7 +29,8 @@ import java.util.function.BiConsumer;
                 "(--transport tcp|shm), or against a running cluster (--cluster URI).",
                 "Control path: reserve, alloc and map for each size, cold and from the caches.",
                 "Latency: p50/p90/p99/p99.9 of small reads and writes. Bandwidth: large reads and writes with",
-                "1 and several operations in flight. Every data-path figure stands beside the same bytes moved",
+                "1 and several operations of each size in flight, each posted again as it completes (as perftest's",
+                "tx depth). Every data-path figure stands beside the same bytes moved",
                 "by a plain MemorySegment.copy in the same run, and their ratio.",
                 "Results go to stdout (a table, or JSON with --format json); progress to stderr."})
 final class BenchCommand implements Callable<Integer> {
@@ -62,7 +63,7 @@ final class BenchCommand implements Callable<Integer> {
             defaultValue = "2GiB")
     String bandwidthBytes;
 
-    @Option(names = "--in-flight", split = ",", description = "operations in flight for bandwidth (default: ${DEFAULT-VALUE})", defaultValue = "1,8")
+    @Option(names = "--in-flight", split = ",", description = "bandwidth operations kept in flight, each moving the whole size (default: ${DEFAULT-VALUE})", defaultValue = "1,8")
     List<Integer> inFlight;
 
     @Option(names = "--no-metrics", description = "turn off the client's data-path metrics")
