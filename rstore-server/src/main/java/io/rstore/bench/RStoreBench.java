@@ -23,6 +23,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +32,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The RStore benchmark: control-path cost (reserve, alloc, map; cold and cached),
@@ -158,6 +161,14 @@ public final class RStoreBench {
     // ---- data path latency ----
 
     /**
+     * Operations of each kind before the latency rounds, at least: the JIT's C2 compiles the
+     * path after some thousands of them.
+     */
+    private static final int WARM_UP_OPS = 20_000;
+    /** The longest a warm-up goes on waiting for the JIT to go quiet. */
+    private static final long WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    /**
      * Several rounds, each timing {@code latencyOps} RStore operations and then as many
      * plain copies, so both see the same machine; each percentile reported is the median
      * over rounds, which a burst of noise on a shared host cannot move.
@@ -178,7 +189,7 @@ public final class RStoreBench {
                     boolean write = op.equals("write");
                     MemorySegment from = write ? localLike : remoteLike;
                     MemorySegment to = write ? remoteLike : localLike;
-                    measureOp(m, write, bytes, samples); // warm-up
+                    warmUp(m, write, bytes, samples);
                     measureCopy(from, to, bytes, samples);
                     Percentiles[] rstoreRounds = new Percentiles[rounds];
                     Percentiles[] copyRounds = new Percentiles[rounds];
@@ -258,26 +269,60 @@ public final class RStoreBench {
         }
     }
 
+    /**
+     * Passes of the latency operation until at least {@link #WARM_UP_OPS} were done and a
+     * whole pass went by without the JIT compiling anything: on SoftRoCE under emulation,
+     * where a compile takes seconds, runs warmed up and timed 2,000 reads at a time measured
+     * a third slower than runs of 20,000 in the same boot (docs/measure/notebook.md). Bounded by
+     * {@link #WARM_UP_LIMIT_NANOS}; without a compilation monitor, the operations alone.
+     */
+    private static void warmUp(Mapping m, boolean write, int bytes, long[] samples) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean monitored = jit != null && jit.isCompilationTimeMonitoringSupported();
+        long start = System.nanoTime();
+        long warmed = 0;
+        boolean quiet = false;
+        while (warmed < WARM_UP_OPS || (monitored && !quiet && System.nanoTime() - start < WARM_UP_LIMIT_NANOS)) {
+            long compiling = monitored ? jit.getTotalCompilationTime() : 0;
+            measureOp(m, write, bytes, samples);
+            warmed += samples.length;
+            quiet = monitored && jit.getTotalCompilationTime() == compiling;
+        }
+    }
+
     private static Percentiles measureOp(Mapping m, boolean write, int bytes, long[] samples) {
         for (int i = 0; i < samples.length; i++) {
-            long start = System.nanoTime();
-            if (write) {
-                m.write(0, bytes);
-            } else {
-                m.read(0, bytes);
-            }
-            samples[i] = System.nanoTime() - start;
+            samples[i] = timeOp(m, write, bytes);
         }
         return Percentiles.of(samples);
     }
 
+    /**
+     * One operation, timed: a method of its own, called thousands of times, which the JIT
+     * compiles as such. Timed inside the loop of a method called a few times a run, it ran
+     * in whatever that loop had been compiled to by then.
+     */
+    private static long timeOp(Mapping m, boolean write, int bytes) {
+        long start = System.nanoTime();
+        if (write) {
+            m.write(0, bytes);
+        } else {
+            m.read(0, bytes);
+        }
+        return System.nanoTime() - start;
+    }
+
     private static Percentiles measureCopy(MemorySegment from, MemorySegment to, int bytes, long[] samples) {
         for (int i = 0; i < samples.length; i++) {
-            long start = System.nanoTime();
-            MemorySegment.copy(from, 0, to, 0, bytes);
-            samples[i] = System.nanoTime() - start;
+            samples[i] = timeCopy(from, to, bytes);
         }
         return Percentiles.of(samples);
+    }
+
+    private static long timeCopy(MemorySegment from, MemorySegment to, int bytes) {
+        long start = System.nanoTime();
+        MemorySegment.copy(from, 0, to, 0, bytes);
+        return System.nanoTime() - start;
     }
 
     private static void putPercentiles(ObjectNode node, Percentiles p) {
