@@ -189,8 +189,7 @@ public final class RStoreBench {
                     boolean write = op.equals("write");
                     MemorySegment from = write ? localLike : remoteLike;
                     MemorySegment to = write ? remoteLike : localLike;
-                    warmUp(m, write, bytes, samples);
-                    measureCopy(from, to, bytes, samples);
+                    boolean jitQuiet = warmUp(m, write, from, to, bytes, samples);
                     Percentiles[] rstoreRounds = new Percentiles[rounds];
                     Percentiles[] copyRounds = new Percentiles[rounds];
                     for (int r = 0; r < rounds; r++) {
@@ -204,6 +203,7 @@ public final class RStoreBench {
                     row.put("bytes", bytes);
                     row.put("ops", (long) ops * rounds);
                     row.put("rounds", rounds);
+                    row.put("jitQuietAfterWarmUp", jitQuiet);
                     putPercentiles(row.putObject("rstoreNanos"), rstoreP);
                     putPercentiles(row.putObject("plainCopyNanos"), copyP);
                     row.put("p50Ratio", rstoreP.p50() / Math.max(1, copyP.p50()));
@@ -270,13 +270,16 @@ public final class RStoreBench {
     }
 
     /**
-     * Passes of the latency operation until at least {@link #WARM_UP_OPS} were done and a
-     * whole pass went by without the JIT compiling anything: on SoftRoCE under emulation,
-     * where a compile takes seconds, runs warmed up and timed 2,000 reads at a time measured
-     * a third slower than runs of 20,000 in the same boot (docs/measure/notebook.md). Bounded by
+     * Passes of the latency operation and of the plain copy, as the rounds run them, until at
+     * least {@link #WARM_UP_OPS} of each were done and one whole pass went by with no
+     * compilation finishing and none running or queued at its end ({@link CompileQueue}): the
+     * compilation time counter alone moves only when a compile ends, and under emulation a
+     * C2 compile takes seconds of the host thread the guest's vCPUs share. Bounded by
      * {@link #WARM_UP_LIMIT_NANOS}; without a compilation monitor, the operations alone.
+     *
+     * @return whether the JIT was quiet when it ended (false at the bound, or unmonitored)
      */
-    private static void warmUp(Mapping m, boolean write, int bytes, long[] samples) {
+    private static boolean warmUp(Mapping m, boolean write, MemorySegment from, MemorySegment to, int bytes, long[] samples) {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean monitored = jit != null && jit.isCompilationTimeMonitoringSupported();
         long start = System.nanoTime();
@@ -285,9 +288,11 @@ public final class RStoreBench {
         while (warmed < WARM_UP_OPS || (monitored && !quiet && System.nanoTime() - start < WARM_UP_LIMIT_NANOS)) {
             long compiling = monitored ? jit.getTotalCompilationTime() : 0;
             measureOp(m, write, bytes, samples);
+            measureCopy(from, to, bytes, samples);
             warmed += samples.length;
-            quiet = monitored && jit.getTotalCompilationTime() == compiling;
+            quiet = monitored && jit.getTotalCompilationTime() == compiling && CompileQueue.idle();
         }
+        return quiet;
     }
 
     private static Percentiles measureOp(Mapping m, boolean write, int bytes, long[] samples) {
