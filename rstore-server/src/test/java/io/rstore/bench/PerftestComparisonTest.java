@@ -40,9 +40,20 @@ class PerftestComparisonTest {
         return bench;
     }
 
+    /** An ib_read_lat report of the same shape with another typical latency. */
+    private static List<String> readLat(String typicalMicros) {
+        return List.of(READ_LAT.get(0), READ_LAT.get(1),
+                " 8       2000          20.10          300.00       " + typicalMicros + "              25.00              4.00           60.00                  200.00  ",
+                READ_LAT.get(3));
+    }
+
+    private static PerftestComparison.LatencyPair pair(List<String> readLat, double readP50Nanos) throws Exception {
+        return new PerftestComparison.LatencyPair(readLat, bench(readP50Nanos));
+    }
+
     @Test
     void shouldSetReadsBesidePerftestInOneUnit() throws Exception {
-        JsonNode figures = PerftestComparison.compare(READ_LAT, READ_BW, bench(63_730, 0.0366, 0.0290));
+        JsonNode figures = PerftestComparison.compare(READ_BW, bench(1, 0.0366, 0.0290), List.of(pair(READ_LAT, 63_730)));
         assertEquals(54.99, figures.at("/readLatency/perftestTypicalMicros").asDouble(), 1e-9);
         assertEquals(63.73 / 54.99, figures.at("/readLatency/ratio").asDouble(), 1e-9); // 1.159
         assertTrue(figures.at("/readLatency/met").asBoolean());
@@ -60,9 +71,31 @@ class PerftestComparisonTest {
     }
 
     @Test
-    void shouldSayWhichReportLacksItsFigure() {
+    void shouldCountTheMedianOfThePairsRatios() throws Exception {
+        // ratios 34.1/22.0 = 1.55, 30.0/25.0 = 1.2, 36.8/23.0 = 1.6: their median 1.55 misses the target,
+        // though the medians of each side (34.1 against 23.0, 1.483) would meet it
+        JsonNode figures = PerftestComparison.compare(READ_BW, bench(1, 0.0366),
+                List.of(pair(readLat("22.00"), 34_100), pair(readLat("25.00"), 30_000), pair(readLat("23.00"), 36_800)));
+        assertEquals(1.55, figures.at("/readLatency/ratio").asDouble(), 1e-9);
+        assertFalse(figures.at("/readLatency/met").asBoolean());
+        assertEquals(23.0, figures.at("/readLatency/perftestTypicalMicros").asDouble(), 1e-9);
+        assertEquals(34.1, figures.at("/readLatency/rstoreP50Micros").asDouble(), 1e-9);
+        assertEquals(3, figures.at("/readLatency/pairs").size());
+        assertEquals(1.2, figures.at("/readLatency/pairs/1/ratio").asDouble(), 1e-9);
+        String table = PerftestComparison.table(figures);
+        assertTrue(table.contains("pair 3") && table.contains("1.600x") && table.contains("1.550x"), table);
+        assertEquals(2.5, PerftestComparison.median(new double[] {4, 1, 2, 3}), 1e-12, "an even count: the mean of the middle two");
+    }
+
+    @Test
+    void shouldSayWhichReportLacksItsFigure() throws Exception {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PerftestComparison.compare(READ_LAT, List.of("Couldn't connect to 10.0.2.15:18515"), bench(1, 1)));
+                () -> PerftestComparison.compare(List.of("Couldn't connect to 10.0.2.15:18515"), bench(1, 1), List.of(pair(READ_LAT, 1))));
         assertTrue(e.getMessage().contains("ib_read_bw's report has no BW_average[MB/sec]"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> PerftestComparison.compare(READ_BW, bench(1, 1), List.of(pair(List.of("Couldn't connect to 10.0.2.15:18515"), 1))));
+        assertTrue(e.getMessage().contains("ib_read_lat's report has no t_typical[usec]"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PerftestComparison.compare(READ_BW, bench(1, 1), List.of()));
+        assertTrue(e.getMessage().contains("no latency pair"), e.getMessage());
     }
 }
