@@ -60,8 +60,8 @@ ensure_built() {
         [ "${CARAFE_SKIP_BUILD:-}" = 1 ] && return 0 # a read-only checkout built elsewhere (bin/test-rdma's guest)
         # files only: a directory's time changes when an entry is added or removed, and Maven does not rewrite
         # a jar whose classes did not change, so a directory newer than the jar would ask for a build every run
-        # the modules' sources and poms alone: walking the whole checkout (.git's objects) cost every command 30-50 ms
-        stale=$(find "$CARAFE_ROOT"/pom.xml "$CARAFE_ROOT"/*/pom.xml "$CARAFE_ROOT"/*/src/main -type f -newer "$jar" -print -quit 2>/dev/null)
+        # the modules' sources and poms alone (and the build's own tool): walking the whole checkout (.git's objects) cost every command 30-50 ms
+        stale=$(find "$CARAFE_ROOT"/pom.xml "$CARAFE_ROOT"/*/pom.xml "$CARAFE_ROOT"/*/src/main "$CARAFE_ROOT"/carafe-cli/src/build -type f -newer "$jar" -print -quit 2>/dev/null)
         [ -z "$stale" ] && return 0
         echo "building: $stale is newer than $(basename "$jar")" >&2
     else
