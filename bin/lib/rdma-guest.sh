@@ -166,37 +166,34 @@ else
         return $status
     }
     # the client with both JIT compilers, as a user's JVM runs: the bench measures the steady state after its warm-up
-    rstore_bench() {
+    rstore_bench() { # NAME: a fresh client JVM's bench, its JSON kept as NAME.json
         CARAFE_JAVA_OPTS= bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --control-max 1MiB --bandwidth-max 1MiB \
-            --bandwidth-bytes 512MiB --in-flight 1,16 --format json > "$results/rstore-bench.json"
+            --bandwidth-bytes 256MiB --in-flight 1,16 --format json > "$results/$1.json"
     }
-    rstore_latency() { # NAME: a fresh client JVM's latency rounds (the bench's other parts kept small), its JSON kept as NAME.json
-        CARAFE_JAVA_OPTS= bin/rstore bench --cluster "rstore+rdma://$address:7401" --ops 2000 --rounds 5 --control-max 1MiB --bandwidth-max 1MiB \
-            --bandwidth-bytes 4MiB --in-flight 1 --format json > "$results/$1.json"
-    }
-    # Under emulation both sides' speed shifts by a fifth from one minute to the next (docs/measure/notebook.md): three
-    # pairs of ib_read_lat and a fresh bench JVM run next to each other, in alternating order, and PerftestComparison
-    # takes the median of the pairs' ratios.
-    latency_pairs() {
-        local r
-        for r in 1 2 3; do
-            if [ $((r % 2)) = 1 ]; then
-                perftest "ib_read_lat-$r" ib_read_lat -s 8 -n 2000 && rstore_latency "rstore-latency-$r" || return 1
-            else
-                rstore_latency "rstore-latency-$r" && perftest "ib_read_lat-$r" ib_read_lat -s 8 -n 2000 || return 1
-            fi
-        done
+    # Under emulation both sides' speed shifts by a fifth from one minute to the next (docs/measure/notebook.md): each
+    # round runs perftest and a fresh bench JVM next to each other, the order alternating, and PerftestComparison takes
+    # the median of the rounds' ratios.
+    one_round() { # R
+        local r=$1
+        if [ $((r % 2)) = 1 ]; then
+            perftest "ib_read_lat-$r" ib_read_lat -s 8 -n 2000 && perftest "ib_read_bw-$r" ib_read_bw -s 1048576 -n 200 &&
+                rstore_bench "rstore-bench-$r"
+        else
+            rstore_bench "rstore-bench-$r" && perftest "ib_read_lat-$r" ib_read_lat -s 8 -n 2000 &&
+                perftest "ib_read_bw-$r" ib_read_bw -s 1048576 -n 200
+        fi
     }
     compare_with_perftest() {
-        "$java" -XX:TieredStopAtLevel=1 -cp "$(bin/classpath)" io.rstore.bench.PerftestComparison "$results/rdma-bench.json" \
-            "$results/ib_read_bw.txt" "$results/rstore-bench.json" \
-            "$results/ib_read_lat-1.txt" "$results/rstore-latency-1.json" "$results/ib_read_lat-2.txt" "$results/rstore-latency-2.json" \
-            "$results/ib_read_lat-3.txt" "$results/rstore-latency-3.json"
+        local r rounds=()
+        for r in 1 2 3; do
+            rounds+=("$results/ib_read_lat-$r.txt" "$results/ib_read_bw-$r.txt" "$results/rstore-bench-$r.json")
+        done
+        "$java" -XX:TieredStopAtLevel=1 -cp "$(bin/classpath)" io.rstore.bench.PerftestComparison "$results/rdma-bench.json" "${rounds[@]}"
     }
-    step "ib_read_bw 1 MiB" perftest ib_read_bw ib_read_bw -s 1048576 -n 200
     step "daemons" start_daemons
-    step "rstore bench --cluster rstore+rdma://" rstore_bench
-    step "8-byte reads: ib_read_lat and rstore bench in three pairs" latency_pairs
+    for r in 1 2 3; do
+        step "round $r: ib_read_lat, ib_read_bw and rstore bench next to each other" one_round "$r"
+    done
     step "rstore beside perftest, this boot" compare_with_perftest
     stop_daemons
 fi

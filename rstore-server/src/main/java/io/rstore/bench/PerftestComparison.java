@@ -21,86 +21,97 @@ import java.util.List;
  * perftest figure to stand beside: {@code ib_write_lat} times a ping-pong of writes that
  * each side notices by polling its memory, not a write's completion.)
  *
- * <p>Latency comes in pairs, each an {@code ib_read_lat} run and a fresh {@code rstore bench}
- * run next to it: under QEMU's emulation a boot's speed shifts by a fifth from one minute to
- * the next (docs/measure/notebook.md), so each pair's ratio is taken in one state and the
- * median of the pairs' ratios counts.
+ * <p>The figures come in rounds, each perftest's two runs and a fresh {@code rstore bench} run
+ * next to them: under QEMU's emulation a boot's speed shifts by a fifth from one minute to the
+ * next (docs/measure/notebook.md), so each round's ratios are taken in one state, and for each
+ * figure the median of the rounds' ratios counts.
  *
- * <p>Usage: {@code PerftestComparison OUT_JSON IB_READ_BW RSTORE_BENCH_JSON IB_READ_LAT RSTORE_LATENCY_JSON [IB_READ_LAT RSTORE_LATENCY_JSON]...}:
- * perftest's printed reports and {@code rstore bench --format json}'s output, the bandwidth
- * from the first bench and the latency from each pair.
+ * <p>Usage: {@code PerftestComparison OUT_JSON IB_READ_LAT IB_READ_BW RSTORE_BENCH_JSON [IB_READ_LAT IB_READ_BW RSTORE_BENCH_JSON]...}:
+ * perftest's printed reports and {@code rstore bench --format json}'s output, a round at a time.
  */
 public final class PerftestComparison {
     static final double LATENCY_TARGET = 1.5;
     static final double BANDWIDTH_TARGET = 0.80;
     private static final double MIB = 1 << 20;
+    private static final int LARGE = 1 << 20;
 
     private PerftestComparison() {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 5 || args.length % 2 == 0) {
-            System.err.println("usage: PerftestComparison OUT_JSON IB_READ_BW RSTORE_BENCH_JSON IB_READ_LAT RSTORE_LATENCY_JSON [IB_READ_LAT RSTORE_LATENCY_JSON]...");
+        if (args.length < 4 || (args.length - 1) % 3 != 0) {
+            System.err.println("usage: PerftestComparison OUT_JSON IB_READ_LAT IB_READ_BW RSTORE_BENCH_JSON [IB_READ_LAT IB_READ_BW RSTORE_BENCH_JSON]...");
             System.exit(2);
         }
         ObjectMapper json = new ObjectMapper();
-        List<LatencyPair> pairs = new ArrayList<>();
-        for (int i = 3; i < args.length; i += 2) {
-            pairs.add(new LatencyPair(Files.readAllLines(Path.of(args[i])), json.readTree(Path.of(args[i + 1]).toFile())));
+        List<Round> rounds = new ArrayList<>();
+        for (int i = 1; i < args.length; i += 3) {
+            rounds.add(new Round(Files.readAllLines(Path.of(args[i])), Files.readAllLines(Path.of(args[i + 1])),
+                    json.readTree(Path.of(args[i + 2]).toFile())));
         }
-        ObjectNode figures = compare(Files.readAllLines(Path.of(args[1])), json.readTree(Path.of(args[2]).toFile()), pairs);
+        ObjectNode figures = compare(rounds);
         json.writerWithDefaultPrettyPrinter().writeValue(Path.of(args[0]).toFile(), figures);
         System.out.print(table(figures));
     }
 
-    /** One {@code ib_read_lat} report and the JSON of the {@code rstore bench} run next to it. */
-    record LatencyPair(List<String> readLatReport, JsonNode bench) {
+    /** {@code ib_read_lat}'s and {@code ib_read_bw}'s reports and the JSON of the {@code rstore bench} run next to them. */
+    record Round(List<String> readLatReport, List<String> readBwReport, JsonNode bench) {
     }
 
-    /** The figures side by side, from {@code ib_read_bw}'s report, the bench's JSON and the latency pairs. */
-    static ObjectNode compare(List<String> readBwReport, JsonNode bench, List<LatencyPair> pairs) {
-        if (pairs.isEmpty()) {
-            throw new IllegalArgumentException("no latency pair: give an ib_read_lat report and an rstore bench JSON at least once");
+    /** The figures side by side, round by round, and the median of the rounds' ratios. */
+    static ObjectNode compare(List<Round> rounds) {
+        if (rounds.isEmpty()) {
+            throw new IllegalArgumentException("no round: give ib_read_lat's and ib_read_bw's reports and an rstore bench JSON at least once");
         }
         ObjectNode figures = new ObjectMapper().createObjectNode();
         figures.put("unit", "MB/s = 10^6 bytes per second; perftest's MiB/s converted");
+        int n = rounds.size();
+        double[] typical = new double[n];
+        double[] p50 = new double[n];
+        double[] perftestMBps = new double[n];
+        for (int i = 0; i < n; i++) {
+            typical[i] = column(rounds.get(i).readLatReport(), "8", "t_typical[usec]", "ib_read_lat");
+            p50[i] = row(rounds.get(i).bench().get("latency"), "read", 8).at("/rstoreNanos/p50").asDouble() / 1000;
+            perftestMBps[i] = column(rounds.get(i).readBwReport(), "1048576", "BW_average[MB/sec]", "ib_read_bw") * MIB / 1e6;
+        }
         ObjectNode latency = figures.putObject("readLatency");
         latency.put("bytes", 8);
-        ArrayNode pairFigures = latency.putArray("pairs");
-        double[] typical = new double[pairs.size()];
-        double[] p50 = new double[pairs.size()];
-        double[] ratios = new double[pairs.size()];
-        for (int i = 0; i < pairs.size(); i++) {
-            typical[i] = column(pairs.get(i).readLatReport(), "8", "t_typical[usec]", "ib_read_lat");
-            p50[i] = row(pairs.get(i).bench().get("latency"), "read", 8).at("/rstoreNanos/p50").asDouble() / 1000;
-            ratios[i] = p50[i] / typical[i];
-            pairFigures.addObject().put("perftestTypicalMicros", typical[i]).put("rstoreP50Micros", p50[i]).put("ratio", ratios[i]);
-        }
-        double ratio = median(ratios);
-        latency.put("perftestTypicalMicros", median(typical));
-        latency.put("rstoreP50Micros", median(p50));
-        latency.put("ratio", ratio);
-        latency.put("target", LATENCY_TARGET);
-        latency.put("met", ratio <= LATENCY_TARGET);
-        double perftestMBps = column(readBwReport, "1048576", "BW_average[MB/sec]", "ib_read_bw") * MIB / 1e6;
+        putRounds(latency, "perftestTypicalMicros", typical, "rstoreP50Micros", p50, LATENCY_TARGET);
+        latency.put("met", latency.get("ratio").asDouble() <= LATENCY_TARGET);
         ArrayNode reads = figures.putArray("largeReads");
-        for (JsonNode r : bench.get("bandwidth")) {
-            if (r.get("op").asText().equals("read") && r.get("bytes").asLong() == 1 << 20) {
-                double rstoreMBps = r.get("rstoreGBps").asDouble() * 1000;
-                ObjectNode large = reads.addObject();
-                large.put("bytes", 1 << 20);
-                large.put("inFlight", r.get("inFlight").asInt());
-                large.put("perftestAverageMBps", perftestMBps);
-                large.put("rstoreMBps", rstoreMBps);
-                large.put("ratio", rstoreMBps / perftestMBps);
-                large.put("target", BANDWIDTH_TARGET);
-                large.put("met", rstoreMBps / perftestMBps >= BANDWIDTH_TARGET);
+        for (JsonNode first : rounds.getFirst().bench().get("bandwidth")) {
+            if (!first.get("op").asText().equals("read") || first.get("bytes").asLong() != LARGE) {
+                continue;
             }
+            int inFlight = first.get("inFlight").asInt();
+            double[] rstoreMBps = new double[n];
+            for (int i = 0; i < n; i++) {
+                rstoreMBps[i] = largeReads(rounds.get(i).bench(), inFlight).get("rstoreGBps").asDouble() * 1000;
+            }
+            ObjectNode large = reads.addObject();
+            large.put("bytes", LARGE);
+            large.put("inFlight", inFlight);
+            putRounds(large, "perftestAverageMBps", perftestMBps, "rstoreMBps", rstoreMBps, BANDWIDTH_TARGET);
+            large.put("met", large.get("ratio").asDouble() >= BANDWIDTH_TARGET);
         }
         if (reads.isEmpty()) {
             throw new IllegalArgumentException("the bench's JSON has no 1 MiB reads: run rstore bench with --bandwidth-max 1MiB or more");
         }
         return figures;
+    }
+
+    /** Each round's two figures and ratio, then the medians of each, and the target; the median ratio is the one that counts. */
+    private static void putRounds(ObjectNode node, String perftestName, double[] perftest, String rstoreName, double[] rstore, double target) {
+        double[] ratios = new double[perftest.length];
+        ArrayNode each = node.putArray("rounds");
+        for (int i = 0; i < perftest.length; i++) {
+            ratios[i] = rstore[i] / perftest[i];
+            each.addObject().put(perftestName, perftest[i]).put(rstoreName, rstore[i]).put("ratio", ratios[i]);
+        }
+        node.put(perftestName, median(perftest));
+        node.put(rstoreName, median(rstore));
+        node.put("ratio", median(ratios));
+        node.put("target", target);
     }
 
     /** The middle value, or the mean of the two middle ones. */
@@ -113,22 +124,27 @@ public final class PerftestComparison {
 
     static String table(JsonNode figures) {
         StringBuilder out = new StringBuilder("RStore beside perftest, same device and boot (" + figures.get("unit").asText() + ")\n");
-        out.append(String.format("%-28s %16s %16s %9s %12s%n", "what", "perftest", "rstore", "ratio", "target"));
+        out.append(String.format("%-32s %16s %16s %9s %12s%n", "what", "perftest", "rstore", "ratio", "target"));
         JsonNode l = figures.get("readLatency");
-        int pair = 0;
-        for (JsonNode p : l.get("pairs")) {
-            out.append(String.format("%-28s %13.2f us %13.2f us %8.3fx%n", "8-byte read latency, pair " + ++pair, p.get("perftestTypicalMicros").asDouble(),
-                    p.get("rstoreP50Micros").asDouble(), p.get("ratio").asDouble()));
+        int round = 0;
+        for (JsonNode r : l.get("rounds")) {
+            out.append(String.format("%-32s %13.2f us %13.2f us %8.3fx%n", "8-byte read latency, round " + ++round,
+                    r.get("perftestTypicalMicros").asDouble(), r.get("rstoreP50Micros").asDouble(), r.get("ratio").asDouble()));
         }
-        out.append(String.format("%-28s %13.2f us %13.2f us %8.3fx %12s%n", "8-byte read latency, median", l.get("perftestTypicalMicros").asDouble(),
+        out.append(String.format("%-32s %13.2f us %13.2f us %8.3fx %12s%n", "8-byte read latency, median", l.get("perftestTypicalMicros").asDouble(),
                 l.get("rstoreP50Micros").asDouble(), l.get("ratio").asDouble(), "<= 1.5x " + (l.get("met").asBoolean() ? "met" : "MISSED")));
-        for (JsonNode r : figures.get("largeReads")) {
-            out.append(String.format("%-28s %11.2f MB/s %11.2f MB/s %8.1f%% %12s%n", "1 MiB reads, " + r.get("inFlight").asInt() + " in flight",
-                    r.get("perftestAverageMBps").asDouble(), r.get("rstoreMBps").asDouble(), 100 * r.get("ratio").asDouble(),
-                    ">= 80% " + (r.get("met").asBoolean() ? "met" : "MISSED")));
+        for (JsonNode large : figures.get("largeReads")) {
+            String what = "1 MiB reads, " + large.get("inFlight").asInt() + " in flight";
+            round = 0;
+            for (JsonNode r : large.get("rounds")) {
+                out.append(String.format("%-32s %11.2f MB/s %11.2f MB/s %8.1f%%%n", what + ", round " + ++round,
+                        r.get("perftestAverageMBps").asDouble(), r.get("rstoreMBps").asDouble(), 100 * r.get("ratio").asDouble()));
+            }
+            out.append(String.format("%-32s %11.2f MB/s %11.2f MB/s %8.1f%% %12s%n", what + ", median", large.get("perftestAverageMBps").asDouble(),
+                    large.get("rstoreMBps").asDouble(), 100 * large.get("ratio").asDouble(), ">= 80% " + (large.get("met").asBoolean() ? "met" : "MISSED")));
         }
         out.append("perftest: ib_read_lat's t_typical, ib_read_bw's BW average; rstore: read p50, and reads with that many in flight;\n"
-                + "latency in pairs of runs next to each other, the median of their ratios counting\n");
+                + "each round's runs next to each other, the median of the rounds' ratios counting\n");
         return out.toString();
     }
 
@@ -152,6 +168,15 @@ public final class PerftestComparison {
             }
         }
         throw new IllegalArgumentException(tool + "'s report has no " + header + " for " + first + " bytes (was it run, and did it finish?)");
+    }
+
+    private static JsonNode largeReads(JsonNode bench, int inFlight) {
+        for (JsonNode r : bench.get("bandwidth")) {
+            if (r.get("op").asText().equals("read") && r.get("bytes").asLong() == LARGE && r.get("inFlight").asInt() == inFlight) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("a bench's JSON has no 1 MiB reads with " + inFlight + " in flight, which the first round's has: run each round's bench alike");
     }
 
     private static JsonNode row(JsonNode rows, String op, int bytes) {

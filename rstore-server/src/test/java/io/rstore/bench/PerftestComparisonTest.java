@@ -47,13 +47,18 @@ class PerftestComparisonTest {
                 READ_LAT.get(3));
     }
 
-    private static PerftestComparison.LatencyPair pair(List<String> readLat, double readP50Nanos) throws Exception {
-        return new PerftestComparison.LatencyPair(readLat, bench(readP50Nanos));
+    /** An ib_read_bw report of the same shape with another average, MiB/s. */
+    private static List<String> readBw(String averageMiBps) {
+        return List.of(READ_BW.get(0), " 1048576    200              80.00              " + averageMiBps + "  \t\t   0.000070", READ_BW.get(2));
+    }
+
+    private static PerftestComparison.Round round(List<String> readLat, List<String> readBw, JsonNode bench) {
+        return new PerftestComparison.Round(readLat, readBw, bench);
     }
 
     @Test
     void shouldSetReadsBesidePerftestInOneUnit() throws Exception {
-        JsonNode figures = PerftestComparison.compare(READ_BW, bench(1, 0.0366, 0.0290), List.of(pair(READ_LAT, 63_730)));
+        JsonNode figures = PerftestComparison.compare(List.of(round(READ_LAT, READ_BW, bench(63_730, 0.0366, 0.0290))));
         assertEquals(54.99, figures.at("/readLatency/perftestTypicalMicros").asDouble(), 1e-9);
         assertEquals(63.73 / 54.99, figures.at("/readLatency/ratio").asDouble(), 1e-9); // 1.159
         assertTrue(figures.at("/readLatency/met").asBoolean());
@@ -71,31 +76,41 @@ class PerftestComparisonTest {
     }
 
     @Test
-    void shouldCountTheMedianOfThePairsRatios() throws Exception {
-        // ratios 34.1/22.0 = 1.55, 30.0/25.0 = 1.2, 36.8/23.0 = 1.6: their median 1.55 misses the target,
+    void shouldCountTheMedianOfTheRoundsRatios() throws Exception {
+        // latency: 34.1/22.0 = 1.55, 30.0/25.0 = 1.2, 36.8/23.0 = 1.6; their median 1.55 misses the target,
         // though the medians of each side (34.1 against 23.0, 1.483) would meet it
-        JsonNode figures = PerftestComparison.compare(READ_BW, bench(1, 0.0366),
-                List.of(pair(readLat("22.00"), 34_100), pair(readLat("25.00"), 30_000), pair(readLat("23.00"), 36_800)));
+        // 1 MiB reads: 41.9 MB/s against 50 MiB/s (52.4288 MB/s) 79.9%, 60.0 against 60 MiB/s 95.4%, 59.0 against 70 MiB/s
+        // (73.40032 MB/s) 80.4%: the median 80.4% meets it
+        JsonNode figures = PerftestComparison.compare(List.of(
+                round(readLat("22.00"), readBw("50.00"), bench(34_100, 0.0419)),
+                round(readLat("25.00"), readBw("60.00"), bench(30_000, 0.0600)),
+                round(readLat("23.00"), readBw("70.00"), bench(36_800, 0.0590))));
         assertEquals(1.55, figures.at("/readLatency/ratio").asDouble(), 1e-9);
         assertFalse(figures.at("/readLatency/met").asBoolean());
         assertEquals(23.0, figures.at("/readLatency/perftestTypicalMicros").asDouble(), 1e-9);
         assertEquals(34.1, figures.at("/readLatency/rstoreP50Micros").asDouble(), 1e-9);
-        assertEquals(3, figures.at("/readLatency/pairs").size());
-        assertEquals(1.2, figures.at("/readLatency/pairs/1/ratio").asDouble(), 1e-9);
+        assertEquals(3, figures.at("/readLatency/rounds").size());
+        assertEquals(1.2, figures.at("/readLatency/rounds/1/ratio").asDouble(), 1e-9);
+        assertEquals(59.0 / 73.40032, figures.at("/largeReads/0/ratio").asDouble(), 1e-9);
+        assertTrue(figures.at("/largeReads/0/met").asBoolean());
+        assertEquals(41.9 / 52.4288, figures.at("/largeReads/0/rounds/0/ratio").asDouble(), 1e-9);
         String table = PerftestComparison.table(figures);
-        assertTrue(table.contains("pair 3") && table.contains("1.600x") && table.contains("1.550x"), table);
+        assertTrue(table.contains("round 3") && table.contains("1.600x") && table.contains("1.550x") && table.contains("80.4%"), table);
         assertEquals(2.5, PerftestComparison.median(new double[] {4, 1, 2, 3}), 1e-12, "an even count: the mean of the middle two");
     }
 
     @Test
     void shouldSayWhichReportLacksItsFigure() throws Exception {
+        List<String> refused = List.of("Couldn't connect to 10.0.2.15:18515");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PerftestComparison.compare(List.of("Couldn't connect to 10.0.2.15:18515"), bench(1, 1), List.of(pair(READ_LAT, 1))));
+                () -> PerftestComparison.compare(List.of(round(READ_LAT, refused, bench(1, 1)))));
         assertTrue(e.getMessage().contains("ib_read_bw's report has no BW_average[MB/sec]"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
-                () -> PerftestComparison.compare(READ_BW, bench(1, 1), List.of(pair(List.of("Couldn't connect to 10.0.2.15:18515"), 1))));
+        e = assertThrows(IllegalArgumentException.class, () -> PerftestComparison.compare(List.of(round(refused, READ_BW, bench(1, 1)))));
         assertTrue(e.getMessage().contains("ib_read_lat's report has no t_typical[usec]"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> PerftestComparison.compare(READ_BW, bench(1, 1), List.of()));
-        assertTrue(e.getMessage().contains("no latency pair"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PerftestComparison.compare(List.of()));
+        assertTrue(e.getMessage().contains("no round"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> PerftestComparison.compare(List.of(round(READ_LAT, READ_BW, bench(1, 1, 1)), round(READ_LAT, READ_BW, bench(1, 1)))));
+        assertTrue(e.getMessage().contains("no 1 MiB reads with 16 in flight"), e.getMessage());
     }
 }
