@@ -81,6 +81,7 @@ public final class UpgradeOldClassFiles {
         // rebuilding every method body is what makes the stack maps; the version goes up once they are there
         ClassTransform toJava8 = ClassTransform.transformingMethodBodies(CodeTransform.ACCEPT_ALL)
                 .andThen(ClassTransform.endHandler(b -> b.withVersion(JAVA_8, 0)));
+        boolean changed = false;
         for (int i = 0; i < entries.size(); i++) {
             byte[] bytes = contents.get(i);
             if (isClass(entries.get(i)) && majorVersion(bytes) < JAVA_6) {
@@ -90,6 +91,7 @@ public final class UpgradeOldClassFiles {
                     List<VerifyError> errors = classFile.verify(java8); // the JVM's type-checking verifier, as it will run at load
                     if (errors.isEmpty()) {
                         contents.set(i, java8);
+                        changed = true;
                     } else {
                         System.err.println("UpgradeOldClassFiles: " + name + " in " + jar.getFileName() + " stays as it was: " + errors.getFirst().getMessage());
                     }
@@ -97,6 +99,9 @@ public final class UpgradeOldClassFiles {
                     System.err.println("UpgradeOldClassFiles: " + name + " in " + jar.getFileName() + " stays as it was: " + e.getMessage());
                 }
             }
+        }
+        if (!changed) {
+            return;
         }
         Path tmp = jar.resolveSibling(jar.getFileName() + ".tmp");
         try (OutputStream file = Files.newOutputStream(tmp); JarOutputStream out = new JarOutputStream(file)) {
