@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -20,14 +21,21 @@ import java.util.Locale;
  * option by its long name, defaults included), so a result file says how it was made.
  */
 public final class JsonReport {
-    public static final ObjectMapper MAPPER = new ObjectMapper();
-
     private JsonReport() {
+    }
+
+    /**
+     * The mapper that prints reports, made at the first print: every command builds its
+     * report, but only {@code --format json} prints it, and an {@code ObjectMapper}'s first
+     * construction costs a starting JVM about 20 ms (it reads the JDK's time-zone data).
+     */
+    private static final class Printer {
+        static final ObjectMapper MAPPER = new ObjectMapper();
     }
 
     /** {@code command, version, timestamp, parameters{...}} of the command being run. */
     public static ObjectNode header(CommandSpec spec) {
-        ObjectNode report = MAPPER.createObjectNode();
+        ObjectNode report = JsonNodeFactory.instance.objectNode();
         report.put("command", spec.qualifiedName());
         String[] version = spec.root().version();
         report.put("version", version.length == 0 ? "" : version[0]);
@@ -68,7 +76,7 @@ public final class JsonReport {
     /** Prints {@code report}, indented, and flushes. */
     public static void print(JsonNode report, PrintWriter out) {
         try {
-            out.println(MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            out.println(Printer.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a report that cannot be written as JSON: " + e.getMessage(), e);
         }
