@@ -129,20 +129,13 @@ public final class NeighbourhoodReader implements AutoCloseable {
         private final int[] slotOfBlock;      // slots: -1 when not cached
         private final long[] blockOfSlot;     // slots: -1 when empty
         private final int[] pinned = {-1, -1}; // the slot each flyweight (OUT, IN) points into, or -1
-        private final Mapping[] chunks;       // direct: each chunk's part of the array, mapped on first use; else null
-        private final long chunkBytes;        // the namespace's chunk size, a power of two
-        private final int chunkShift;         // its log2: a list's chunk by a shift, not a division, on every wrap
-        private final long lead;              // where the array starts within its first chunk
+        private final DirectChunks chunks;    // direct: the chunks' own bytes, each mapped on first use; else null
         private final MemorySegment[] scratch = {MemorySegment.ofArray(new int[0]), MemorySegment.ofArray(new int[0])};
         private int hand;                     // where the search for a slot to reuse starts: the oldest loaded
 
         Blocks(RAddress array, int slots, Arena arena, boolean direct) {
             this.array = array;
-            this.chunkBytes = array.chunkSizeBytes();
-            this.chunkShift = Long.numberOfTrailingZeros(chunkBytes);
-            this.lead = array.address() & (chunkBytes - 1);
-            int count = (int) ((lead + array.length() + chunkBytes - 1) >>> chunkShift);
-            this.chunks = direct && reachable(array, count) ? new Mapping[count] : null;
+            this.chunks = direct ? reachable(array) : null;
             long blocks = (array.length() + BLOCK_BYTES - 1) / BLOCK_BYTES;
             if (chunks != null) {
                 this.memory = arena.allocate(8, 64); // what an empty list points into
@@ -168,21 +161,17 @@ public final class NeighbourhoodReader implements AutoCloseable {
         }
 
         /**
-         * Whether the client reaches the memory of every one of the array's {@code count}
-         * chunks itself (a direct mapping of a few of each one's bytes says): a worker on one
-         * host of several reaches its own host's servers so and the others' over the network,
-         * and then the cache serves the whole array, keeping its bound.
+         * The array's chunks, if the client reaches the memory of every one of them itself: a
+         * worker on one host of several reaches its own host's servers so and the others' over
+         * the network, and then the cache serves the whole array, keeping its bound.
          */
-        private boolean reachable(RAddress array, int count) {
-            for (int c = 0; c < count; c++) {
-                long start = chunkStart(c);
-                try (Mapping probe = array.map(start, Math.min(8, array.length() - start), MapFlags.READ_ONLY | MapFlags.DIRECT)) {
-                    if (!probe.isDirect()) {
-                        return false;
-                    }
-                }
+        private static DirectChunks reachable(RAddress array) {
+            DirectChunks chunks = new DirectChunks(array);
+            if (chunks.reachesAll()) {
+                return chunks;
             }
-            return true;
+            chunks.close();
+            return null;
         }
 
         /** Points {@code into} (pinned as {@code pin}) at ints {@code [first, first + count)}. */
@@ -228,36 +217,19 @@ public final class NeighbourhoodReader implements AutoCloseable {
         /** {@link #wrap} over the chunks' own bytes: the array's bytes from {@code at}. */
         private void wrapDirect(Neighbours into, int pin, long at, int count) {
             long end = at + 4L * count;
-            int chunk = (int) ((lead + at) >>> chunkShift);
-            int lastChunk = (int) ((lead + end - 1) >>> chunkShift);
+            int chunk = chunks.chunkOf(at);
+            int lastChunk = chunks.chunkOf(end - 1);
             if (chunk == lastChunk) {
-                into.wrap(chunk(chunk), at - chunkStart(chunk), count);
+                into.wrap(chunks.direct(chunk), at - chunks.chunkStart(chunk), count);
                 return;
             }
             MemorySegment copy = scratch(pin, count);
             for (int c = chunk; c <= lastChunk; c++) {
-                long from = Math.max(at, chunkStart(c));
-                long to = Math.min(end, chunkStart(c) + chunk(c).byteSize());
-                MemorySegment.copy(chunk(c), from - chunkStart(c), copy, from - at, to - from);
+                long from = Math.max(at, chunks.chunkStart(c));
+                long to = Math.min(end, chunks.chunkEnd(c));
+                MemorySegment.copy(chunks.direct(c), from - chunks.chunkStart(c), copy, from - at, to - from);
             }
             into.wrap(copy, 0, count);
-        }
-
-        /** Where the array's part in chunk {@code c} starts, in the array's bytes. */
-        private long chunkStart(int c) {
-            return Math.max(0, c * chunkBytes - lead);
-        }
-
-        /** The array's part in chunk {@code c}, mapped direct the first time. */
-        private MemorySegment chunk(int c) {
-            Mapping m = chunks[c];
-            if (m == null) {
-                long start = chunkStart(c);
-                long length = Math.min(array.length(), (c + 1) * chunkBytes - lead) - start;
-                m = array.map(start, length, MapFlags.READ_ONLY | MapFlags.DIRECT | MapFlags.PREFETCH); // read, should it copy after all
-                chunks[c] = m;
-            }
-            return m.segment();
         }
 
         /** The flyweight {@code pin}'s scratch array, grown to hold {@code count} ints. */
@@ -297,11 +269,7 @@ public final class NeighbourhoodReader implements AutoCloseable {
                 whole.close();
             }
             if (chunks != null) {
-                for (Mapping m : chunks) {
-                    if (m != null) {
-                        m.close();
-                    }
-                }
+                chunks.close();
             }
         }
     }

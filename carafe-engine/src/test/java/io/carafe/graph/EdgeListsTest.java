@@ -28,8 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * here line by line. In-edges ({@link InEdgeLists}): a directed graph's, stored at import,
  * over ranges of vertices; an undirected graph's are its out-edges; graphs of an older
  * format are refused, naming the way out. Out-edges of chosen vertices
- * ({@link EdgeListReader}), a window at a time: every partition of three, every third
- * vertex or all of them, windows of a few edges (lists longer than a window) and the default.
+ * ({@link EdgeListReader}): every partition of three, every third vertex or all of them,
+ * mapped windows of a few edges (lists longer than a window), and the chunks' own bytes;
+ * on a graph over several chunks, lists that cross a chunk.
  */
 class EdgeListsTest {
     @TempDir
@@ -98,7 +99,8 @@ class EdgeListsTest {
                         chosen[count++] = u;
                     }
                     for (long window : new long[] {1, 7, EdgeListReader.WINDOW_EDGES}) {
-                        try (EdgeListReader reader = new EdgeListReader(rstore, "alpha", from, edgeStart, true, window)) {
+                        try (EdgeListReader reader = new EdgeListReader(rstore, "alpha", from, edgeStart, true, window,
+                                window == EdgeListReader.WINDOW_EDGES)) {
                             for (int first = 0; first < count; ) {
                                 long before = bytesRead();
                                 int end = reader.read(chosen, first, count);
@@ -132,6 +134,84 @@ class EdgeListsTest {
             // in-process, every window lies within one chunk and is the graph's own bytes (MapFlags.DIRECT): the lists moved nothing
             assertEquals(0, listBytesRead, "bytes of edges and weights read through RStore");
         }
+    }
+
+    /**
+     * A graph of 12 MB of targets and as many of weights over 1 MiB chunks: lists in the
+     * chunks' own bytes ({@link DirectChunks}), lists that cross a chunk (mapped for their
+     * read), and every list mapped window by window as a client that reaches no server's
+     * memory reads them; each against the edges and weights of the file itself.
+     */
+    @Test
+    void shouldReadChosenListsAcrossChunksDirectlyOrThroughWindows() {
+        int n = 1 << 16;
+        GraphImporter.Imported imported = GraphImporter.generate("uniform", n, 3_000_000, 7, ImportOptions.defaults().withRandomWeights(3),
+                dir.resolve("cache"), null);
+        try (GraphFile file = imported.file(); CarafeGraph g = CarafeGraph.create(rstore, "u", file)) {
+            assertTrue(file.header().edgesBytes() > 8L << 20, "edges over several chunks");
+            int weightBytes = file.header().weightBytes();
+            for (int[] range : new int[][] {{0, n / 2}, {n / 2, n}}) {
+                int from = range[0];
+                int size = range[1] - from;
+                long firstEdge = VertexLayout.firstEdge(file.vertices(), from);
+                long[] edgeStart = new long[size + 1];
+                for (int u = 0; u < size; u++) {
+                    edgeStart[u + 1] = edgeStart[u] + VertexLayout.degree(file.vertices(), from + u);
+                }
+                int[] chosen = new int[size];
+                int count = 0;
+                for (int u = 0; u < size; u += 1 + u % 5) {
+                    chosen[count++] = u;
+                }
+                for (boolean direct : new boolean[] {true, false}) {
+                    long before = bytesRead();
+                    int reads = 0;
+                    long mapsInFirstPass = 0;
+                    long mapsBefore = maps(); // the reader's chunks are mapped as it starts
+                    try (EdgeListReader reader = new EdgeListReader(rstore, "u", from, edgeStart, true, EdgeListReader.WINDOW_EDGES, direct)) {
+                      for (int pass = 0; pass < 2; pass++) { // as two supersteps would
+                        int readsBefore = reads;
+                        for (int first = 0; first < count; reads++) {
+                            int end = reader.read(chosen, first, count);
+                            assertTrue(end > first, "each read covers a vertex at least");
+                            for (int i = first; i < end; i++) {
+                                for (long e = edgeStart[chosen[i]]; e < edgeStart[chosen[i] + 1]; e++) {
+                                    if (reader.target(e) != EdgeLayout.target(file.edges(), firstEdge + e)
+                                            || reader.weight(e) != EdgeLayout.weight(file.weights(), firstEdge + e, weightBytes)) {
+                                        assertEquals(EdgeLayout.target(file.edges(), firstEdge + e), reader.target(e), "target of edge " + e);
+                                        assertEquals(EdgeLayout.weight(file.weights(), firstEdge + e, weightBytes), reader.weight(e), "weight of edge " + e);
+                                    }
+                                }
+                            }
+                            first = end;
+                        }
+                        if (pass == 0) {
+                            mapsInFirstPass = maps() - mapsBefore;
+                            mapsBefore = maps();
+                        } else if (direct) {
+                            assertTrue(maps() - mapsBefore < mapsInFirstPass / 2, "chunks mapped once, only lists that cross one again: "
+                                    + (maps() - mapsBefore) + " maps, " + mapsInFirstPass + " in the first pass");
+                        } else {
+                            assertEquals(2L * (reads - readsBefore), maps() - mapsBefore, "a window of targets and one of weights mapped for each read");
+                        }
+                      }
+                    }
+                    assertTrue(reads > 4, "reads in several windows or chunks: " + reads);
+                    if (direct) { // only the lists that cross a chunk are read, a hundredth of them at most
+                        long listBytes = 0;
+                        for (int i = 0; i < count; i++) {
+                            listBytes += 2 * (edgeStart[chosen[i] + 1] - edgeStart[chosen[i]]) * (EdgeLayout.TARGET_BYTES + weightBytes);
+                        }
+                        assertTrue(bytesRead() - before < listBytes / 100, (bytesRead() - before) + " bytes read of " + listBytes);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Mappings this test's client asked the master for. */
+    private long maps() {
+        return rstore.metrics().timer(io.rstore.MetricNames.RPC_PREFIX + "map").getCount();
     }
 
     /** Bytes this test's client read through RStore. */
