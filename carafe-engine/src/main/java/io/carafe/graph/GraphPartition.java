@@ -65,11 +65,14 @@ public final class GraphPartition implements AutoCloseable {
      * of records and of edges (and of weights) rather than its whole share of the graph.
      */
     public static SequentialEdgeIterator scanWindows(RStore rstore, String name, int from, int to) {
-        return scanWindows(rstore, name, from, to, SequentialEdgeIterator.WINDOW_BYTES);
+        return scanWindows(rstore, name, from, to, SequentialEdgeIterator.WINDOW_BYTES, true);
     }
 
-    /** With windows of {@code windowBytes}: tests see many windows on a small graph. */
-    static SequentialEdgeIterator scanWindows(RStore rstore, String name, int from, int to, long windowBytes) {
+    /**
+     * With windows of {@code windowBytes}: tests see many windows on a small graph; {@code
+     * direct} false maps every window, as a client that reaches no server's memory does.
+     */
+    static SequentialEdgeIterator scanWindows(RStore rstore, String name, int from, int to, long windowBytes, boolean direct) {
         GraphHeader header = CarafeGraph.readHeader(rstore, name);
         if (from < 0 || to > header.vertexCount() || from >= to) {
             throw new IndexOutOfBoundsException("partition [" + from + ", " + to + ") is not a non-empty range of 0.." + header.vertexCount());
@@ -81,7 +84,7 @@ public final class GraphPartition implements AutoCloseable {
         }
         RAddress targets = rstore.joinNamespace(CarafeGraph.namespace(name, "edges")).raddress(header.edgesAt());
         RAddress weights = header.weighted() ? rstore.joinNamespace(CarafeGraph.namespace(name, "weights")).raddress(header.weightsAt()) : null;
-        return SequentialEdgeIterator.windows(vertices, targets, weights, header.weightBytes(), from, to, lastEdge, windowBytes);
+        return SequentialEdgeIterator.windows(vertices, targets, weights, header.weightBytes(), from, to, lastEdge, windowBytes, direct);
     }
 
     /**

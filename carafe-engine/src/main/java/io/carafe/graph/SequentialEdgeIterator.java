@@ -31,6 +31,10 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     private final RAddress recordSource;
     private final RAddress targetSource;
     private final RAddress weightSource;
+    // and their chunks' own bytes, where the client reaches them (DirectChunks): a window is then the rest of a chunk, mapped once
+    private final DirectChunks recordChunks;
+    private final DirectChunks targetChunks;
+    private final DirectChunks weightChunks;
     private final long lastEdge; // a windowed scan's end of its range's edges
     private int recordsReadFrom;
     private final int weightSize; // bytes a weight takes
@@ -93,14 +97,20 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         this.recordSource = null;
         this.targetSource = null;
         this.weightSource = null;
+        this.recordChunks = null;
+        this.targetChunks = null;
+        this.weightChunks = null;
         this.lastEdge = -1;
     }
 
     private SequentialEdgeIterator(RAddress records, RAddress targets, RAddress weights, int weightBytes, int from, int to, long lastEdge,
-                                   long windowBytes) {
+                                   long windowBytes, boolean direct) {
         this.recordSource = records;
         this.targetSource = targets;
         this.weightSource = weights;
+        this.recordChunks = direct ? new DirectChunks(records) : null;
+        this.targetChunks = direct ? new DirectChunks(targets) : null;
+        this.weightChunks = direct && weights != null ? new DirectChunks(weights) : null;
         this.weightSize = weightBytes;
         this.from = from;
         this.to = to;
@@ -119,15 +129,18 @@ public final class SequentialEdgeIterator implements AutoCloseable {
      * null, weights of {@code weightBytes} each) that maps one window of records and one of
      * edges at a time, each at most {@code windowBytes} of targets or records, ending at a
      * multiple of {@code windowBytes} in the namespace's address space so that it lies within
-     * one chunk. Windows are {@link MapFlags#DIRECT}: where the client reaches the servers'
-     * memory (in-process servers, shm) they are the graph's own bytes, nothing read or held;
-     * elsewhere each is read whole as it is mapped, two windows of local memory (three with
-     * weights) whatever the range, and a restart reads the range again. Close it to give the
-     * windows back.
+     * one chunk. Where the client reaches the servers' memory (in-process servers, shm) and
+     * {@code direct} allows, a window is instead the rest of a chunk, the graph's own bytes
+     * ({@link DirectChunks}), each chunk mapped the first time and kept until {@link #close}:
+     * nothing read or held, and no call to the master as the scan moves on (a superstep of
+     * WCC whose few computing vertices are spread over the range mapped a thousand windows a
+     * worker). Elsewhere windows are {@link MapFlags#DIRECT} too, and read whole as they are
+     * mapped, two windows of local memory (three with weights) whatever the range, and a
+     * restart reads the range again. Close it to give the windows back.
      */
     static SequentialEdgeIterator windows(RAddress records, RAddress targets, RAddress weights, int weightBytes, int from, int to,
-                                          long lastEdge, long windowBytes) {
-        return new SequentialEdgeIterator(records, targets, weights, weightBytes, from, to, lastEdge, windowBytes);
+                                          long lastEdge, long windowBytes, boolean direct) {
+        return new SequentialEdgeIterator(records, targets, weights, weightBytes, from, to, lastEdge, windowBytes, direct);
     }
 
     /** Moves to the next vertex of the range and returns its id, or -1 after the last. */
@@ -204,17 +217,43 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         if (recordSource == null) {
             records.read(VertexLayout.offset(vertex - recordBase), n * VertexLayout.BYTES);
         } else {
-            n = (int) Math.min(n, Math.max(1, beforeBoundary(recordSource, vertex, VertexLayout.BYTES)));
             if (records != null) {
                 records.close();
             }
             records = null; // mapped anew below; a failed map leaves nothing to close twice
-            records = recordSource.map(VertexLayout.offset(vertex), (long) n * VertexLayout.BYTES, WINDOW_FLAGS);
-            recordBytes = records.segment();
+            long inChunk = directItems(recordChunks, VertexLayout.offset(vertex), VertexLayout.BYTES);
+            if (inChunk > 0) {
+                n = (int) Math.min(to - vertex, inChunk);
+                recordBytes = direct.asSlice(directAt);
+            } else {
+                n = (int) Math.min(n, Math.max(1, beforeBoundary(recordSource, vertex, VertexLayout.BYTES)));
+                records = recordSource.map(VertexLayout.offset(vertex), (long) n * VertexLayout.BYTES, WINDOW_FLAGS);
+                recordBytes = records.segment();
+            }
             recordBase = vertex;
             recordsReadFrom = vertex;
         }
         recordsReadUpTo = vertex + n;
+    }
+
+    // what directItems found: the chunk's bytes, and where in them the item asked about is
+    private MemorySegment direct;
+    private long directAt;
+
+    /**
+     * Items of {@code itemBytes} from the array's byte {@code at} on that lie in the chunk
+     * holding it, the chunk's own bytes then in {@link #direct} from {@link #directAt}; 0
+     * when the scan maps windows, the client does not reach that chunk directly, or the item
+     * at {@code at} crosses the chunk's end.
+     */
+    private long directItems(DirectChunks chunks, long at, long itemBytes) {
+        if (chunks == null) {
+            return 0;
+        }
+        int c = chunks.chunkOf(at);
+        direct = chunks.direct(c);
+        directAt = at - chunks.chunkStart(c);
+        return direct == null ? 0 : (chunks.chunkEnd(c) - at) / itemBytes;
     }
 
     /** Makes the window of edges holding the current edge the current window, reading it unless it was read once already. */
@@ -249,6 +288,22 @@ public final class SequentialEdgeIterator implements AutoCloseable {
      * read a window.
      */
     private void mapEdges() {
+        closeEdges();
+        long inChunk = directItems(targetChunks, edge * EdgeLayout.TARGET_BYTES, EdgeLayout.TARGET_BYTES);
+        if (inChunk > 0) {
+            MemorySegment targetChunk = direct.asSlice(directAt);
+            if (weightSource != null) {
+                inChunk = Math.min(inChunk, directItems(weightChunks, edge * weightSize, weightSize));
+            }
+            if (inChunk > 0) {
+                targetBytes = targetChunk;
+                weightBytes = weightSource != null ? direct.asSlice(directAt) : null;
+                edgeBase = edge;
+                edgesReadFrom = edge;
+                edgesReadUpTo = edge + Math.min(inChunk, lastEdge - edge);
+                return;
+            }
+        }
         long skipped = current >= 0 ? 0 : edge - lastEdgeRead - 1; // negative after a restart: the pace so far holds
         if (skipped >= 0) {
             sparse = skipped > windowEdges / SPARSE_PARTS;
@@ -262,7 +317,6 @@ public final class SequentialEdgeIterator implements AutoCloseable {
             wanted = Math.min(wanted, cut);
         }
         long n = Math.min(wanted, lastEdge - edge);
-        closeEdges();
         targets = targetSource.map(edge * EdgeLayout.TARGET_BYTES, n * EdgeLayout.TARGET_BYTES, WINDOW_FLAGS);
         targetBytes = targets.segment();
         if (weightSource != null) {
@@ -309,7 +363,12 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         if (records != null) {
             records.close();
             records = null;
-            recordsReadUpTo = recordsReadFrom; // nothing mapped
+        }
+        recordsReadUpTo = recordsReadFrom; // nothing mapped
+        for (DirectChunks chunks : new DirectChunks[] {recordChunks, targetChunks, weightChunks}) {
+            if (chunks != null) {
+                chunks.close();
+            }
         }
     }
 }

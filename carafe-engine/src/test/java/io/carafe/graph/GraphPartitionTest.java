@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 
@@ -78,7 +80,7 @@ class GraphPartitionTest {
             int to = g.vertexCount() - 100;
             long edges = VertexLayout.firstEdge(file.vertices(), to - 1) + VertexLayout.degree(file.vertices(), to - 1)
                     - VertexLayout.firstEdge(file.vertices(), from);
-            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "alpha", from, to, 4096)) { // 1,024 edges a window
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "alpha", from, to, 4096, false)) { // 1,024 edges a window
                 for (int v; (v = scan.nextVertex()) >= 0; ) {
                     if (v % 50 == 0 && VertexLayout.degree(file.vertices(), v) > 1) {
                         long first = VertexLayout.firstEdge(file.vertices(), v);
@@ -108,7 +110,7 @@ class GraphPartitionTest {
              CarafeGraph g = CarafeGraph.create(rstore, "slashdot", file)) {
             long held = rstore.localMemoryHeldBytes();
             long edges = 0;
-            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", 0, g.vertexCount(), 64 << 10)) {
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", 0, g.vertexCount(), 64 << 10, false)) {
                 while (scan.nextVertex() >= 0) {
                     while (scan.nextInt() >= 0) {
                         edges++;
@@ -125,12 +127,15 @@ class GraphPartitionTest {
 
     /**
      * In-process, a windowed scan's windows are the chunks' own bytes (MapFlags.DIRECT):
-     * windows end at multiples of their size, so none crosses one of the 1 MiB chunks that
-     * Slashdot's 3.8 MB of targets, its weights and 2.6 MB of records span, and a pass over
-     * every edge and weight of a partition reads nothing through RStore, twice.
+     * mapped windows end at multiples of their size, so none crosses one of the 1 MiB chunks
+     * that Slashdot's 3.8 MB of targets, its weights and 2.6 MB of records span, and a pass
+     * over every edge and weight of a partition reads nothing through RStore, twice. A scan
+     * of the chunks themselves ({@link DirectChunks}) maps each once: its second pass asks
+     * the master for no mapping at all; one that maps windows asks again for every window.
      */
-    @Test
-    void shouldScanTheChunksOwnBytesInProcessReadingNothing() {
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void shouldScanTheChunksOwnBytesInProcessReadingNothing(boolean direct) {
         Path edgeList = SharedData.file("snap/soc-Slashdot0902.txt.gz");
         try (GraphFile file = GraphImporter.importEdgeList(edgeList, ImportOptions.defaults().withRandomWeights(1), dir, null).file();
              CarafeGraph g = CarafeGraph.create(rstore, "slashdot", file)) {
@@ -138,12 +143,18 @@ class GraphPartitionTest {
             int to = g.vertexCount() - 100;
             long edges = VertexLayout.firstEdge(file.vertices(), to - 1) + VertexLayout.degree(file.vertices(), to - 1)
                     - VertexLayout.firstEdge(file.vertices(), from);
-            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", from, to, 64 << 10)) {
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", from, to, 64 << 10, direct)) {
                 long read = readBytes();
                 assertEquals(edges, checkEveryEdge(scan, file, from, to));
                 scan.restart();
+                long maps = maps();
                 assertEquals(edges, checkEveryEdge(scan, file, from, to));
                 assertEquals(read, readBytes(), "bytes read through RStore by two passes over direct windows");
+                if (direct) {
+                    assertEquals(maps, maps(), "mappings asked for by a second pass over the chunks");
+                } else {
+                    assertTrue(maps() - maps > 100, "a window mapped as the pass reaches it: " + (maps() - maps));
+                }
             }
         }
     }
@@ -159,7 +170,7 @@ class GraphPartitionTest {
         try (GraphFile file = GraphImporter.importEdgeList(edgeList, ImportOptions.defaults(), dir, null).file();
              CarafeGraph g = CarafeGraph.create(rstore, "slashdot", file)) {
             long windowBytes = 64 << 10;
-            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", 0, g.vertexCount(), windowBytes)) {
+            try (SequentialEdgeIterator scan = GraphPartition.scanWindows(rstore, "slashdot", 0, g.vertexCount(), windowBytes, false)) {
                 long start = readBytes();
                 int readers = 0;
                 for (int v; (v = scan.nextVertex()) >= 0; ) {
@@ -203,6 +214,11 @@ class GraphPartitionTest {
         }
         assertEquals(-1, scan.nextVertex());
         return edges;
+    }
+
+    /** Mappings this test's client asked the master for. */
+    private long maps() {
+        return rstore.metrics().timer(MetricNames.RPC_PREFIX + "map").getCount();
     }
 
     private long readBytes() {
