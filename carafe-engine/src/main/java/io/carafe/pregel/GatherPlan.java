@@ -8,6 +8,7 @@ import io.rstore.RStore;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -247,8 +248,8 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
         }
         long[] keyed = new long[longest]; // the slot in the high half, the edge's place in its list in the low one
         MemorySegment weights = weight.memory();
-        long bytes = weight.weightBytes();
-        MemorySegment moved = MemorySegment.ofArray(new long[longest]);
+        boolean floats = weight.weightBytes() == Float.BYTES; // else doubles
+        long[] moved = new long[longest]; // the list's weights in their new order, as raw bits
         for (int u = 0; u < vertices; u++) {
             int at = start[u];
             int count = start[u + 1] - at;
@@ -256,11 +257,19 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
                 keyed[i] = (long) source[at + i] << 32 | i;
             }
             Arrays.sort(keyed, 0, count);
+            // a weight at a time as a typed load and store: a MemorySegment.copy of 4 bytes per edge took most of the sort
             for (int i = 0; i < count; i++) {
                 source[at + i] = (int) (keyed[i] >>> 32);
-                MemorySegment.copy(weights, (at + (int) keyed[i]) * bytes, moved, i * bytes, bytes);
+                long e = at + (int) keyed[i];
+                moved[i] = floats ? weights.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, e) : weights.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, e);
             }
-            MemorySegment.copy(moved, 0, weights, at * bytes, count * bytes);
+            for (int i = 0; i < count; i++) {
+                if (floats) {
+                    weights.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, at + i, (int) moved[i]);
+                } else {
+                    weights.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, at + i, moved[i]);
+                }
+            }
         }
     }
 

@@ -82,6 +82,49 @@ class GatherPlanTest {
         }
     }
 
+    /**
+     * Sorting in-lists by slot moves each weight with its slot: every vertex's (slot, weight)
+     * pairs are those of the unsorted plan, the slots ascending. Weights stored as floats
+     * (Bitcoin Alpha's) and as doubles (tenths, which no float holds).
+     */
+    @Test
+    void shouldSortEachInListWithItsWeights() throws IOException {
+        Path tenths = dir.resolve("tenths.txt");
+        StringBuilder lines = new StringBuilder();
+        java.util.Random random = new java.util.Random(3);
+        for (int e = 0; e < 20_000; e++) {
+            lines.append(random.nextInt(500)).append(' ').append(random.nextInt(500)).append(' ').append(random.nextInt(100) / 10.0 + 0.1).append('\n');
+        }
+        Files.writeString(tenths, lines);
+        for (Path edges : List.of(SharedData.file("snap/soc-sign-bitcoinalpha.csv.gz"), tenths)) {
+            String name = edges == tenths ? "tenths" : "alpha";
+            try (GraphFile file = GraphImporter.importEdgeList(edges, ImportOptions.defaults().withWeightColumn(3), dir.resolve(name), null).file();
+                 CarafeGraph g = CarafeGraph.create(rstore, name, file)) {
+                assertEquals(edges == tenths ? Double.BYTES : Float.BYTES, file.header().weightBytes(), edges + ": weights as stored");
+                Partitioning partitioning = Partitioning.compute(rstore, name, 2, 1, 1);
+                for (int index = 0; index < 2; index++) {
+                    GatherPlan unsorted = GatherPlan.obtain(null, rstore, name, partitioning, index, false, true, false, new GatheredArrays());
+                    GatherPlan sorted = GatherPlan.obtain(null, rstore, name, partitioning, index, false, true, true, new GatheredArrays());
+                    assertArrayEquals(unsorted.start(), sorted.start());
+                    for (int u = 0; u + 1 < sorted.start().length; u++) {
+                        List<String> want = new ArrayList<>();
+                        List<String> got = new ArrayList<>();
+                        for (int e = sorted.start()[u]; e < sorted.start()[u + 1]; e++) {
+                            want.add(unsorted.source()[e] + "@" + unsorted.weights().get(e));
+                            got.add(sorted.source()[e] + "@" + sorted.weights().get(e));
+                            if (e > sorted.start()[u]) {
+                                assertTrue(sorted.source()[e - 1] <= sorted.source()[e], edges + ": slots ascending in the list of " + u);
+                            }
+                        }
+                        want.sort(null);
+                        got.sort(null);
+                        assertEquals(want, got, edges + ": the (slot, weight) pairs of local vertex " + u + " of partition " + index);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void shouldMakeADamagedPlanAgainAndReplaceIt() throws IOException {
         try (GraphFile file = GraphImporter.importEdgeList(SharedData.file("snap/wiki-Vote.txt"), ImportOptions.defaults(), dir, null).file();
