@@ -12,7 +12,7 @@ import java.util.Arrays;
 /**
  * Any vertex's out- and in-neighbours. Where the client reaches the servers' memory
  * (in-process servers, shm), straight from the graph's edge arrays, each chunk of them
- * mapped {@link io.rstore.MapFlags#DIRECT} on first use: nothing read, copied or held but
+ * mapped {@link io.rstore.MapFlags#DIRECT} as the reader starts: nothing read, copied or held but
  * lists that cross chunks. Elsewhere, read one-sided through a bounded cache of
  * fixed-size blocks of the edge arrays, each block read whole on its
  * first use and kept until the cache needs its room (oldest loaded first out). A worker's
@@ -111,8 +111,9 @@ public final class NeighbourhoodReader implements AutoCloseable {
 
     /**
      * One int array in RStore. Where the transport reaches the servers' memory, each chunk
-     * of it is mapped {@link MapFlags#DIRECT} on first use and kept (its own bytes: nothing
-     * read or held), and a list that crosses chunks is copied into a scratch array.
+     * of it is mapped {@link MapFlags#DIRECT} as the reader starts and kept ({@link
+     * DirectChunks}: its own bytes, nothing read or held), and a list that crosses chunks is
+     * copied into a scratch array.
      * Elsewhere, fixed-size blocks read on first use: when the cache has room for the whole
      * array, it is mapped once onto local memory of its size and each block read into place
      * the first time a list needs it: no list is ever copied. Otherwise blocks go into slots:
@@ -129,7 +130,7 @@ public final class NeighbourhoodReader implements AutoCloseable {
         private final int[] slotOfBlock;      // slots: -1 when not cached
         private final long[] blockOfSlot;     // slots: -1 when empty
         private final int[] pinned = {-1, -1}; // the slot each flyweight (OUT, IN) points into, or -1
-        private final DirectChunks chunks;    // direct: the chunks' own bytes, each mapped on first use; else null
+        private final DirectChunks chunks;    // direct: the chunks' own bytes, all mapped as the reader starts; else null
         private final MemorySegment[] scratch = {MemorySegment.ofArray(new int[0]), MemorySegment.ofArray(new int[0])};
         private int hand;                     // where the search for a slot to reuse starts: the oldest loaded
 

@@ -35,6 +35,8 @@ public final class SequentialEdgeIterator implements AutoCloseable {
     private final DirectChunks recordChunks;
     private final DirectChunks targetChunks;
     private final DirectChunks weightChunks;
+    private MemorySegment direct; // what directItems found: a chunk's bytes, and where in them the item asked about is
+    private long directAt;
     private final long lastEdge; // a windowed scan's end of its range's edges
     private int recordsReadFrom;
     private final int weightSize; // bytes a weight takes
@@ -235,10 +237,6 @@ public final class SequentialEdgeIterator implements AutoCloseable {
         }
         recordsReadUpTo = vertex + n;
     }
-
-    // what directItems found: the chunk's bytes, and where in them the item asked about is
-    private MemorySegment direct;
-    private long directAt;
 
     /**
      * Items of {@code itemBytes} from the array's byte {@code at} on that lie in the chunk
