@@ -64,6 +64,7 @@ public final class Declaration {
     private boolean sameValue;
     private Predicate<RecordView> accepting;
     private boolean otherValues;
+    private boolean newerValues;
     private boolean neighbourhoods;
     private boolean inEdges;
 
@@ -83,6 +84,7 @@ public final class Declaration {
         d.sameValue = sameValue;
         d.accepting = accepting;
         d.otherValues = otherValues;
+        d.newerValues = newerValues;
         d.neighbourhoods = neighbourhoods;
         d.inEdges = inEdges;
         return d;
@@ -185,6 +187,23 @@ public final class Declaration {
     }
 
     /**
+     * As {@link #readingOtherValues}, but a read may also see a value changed earlier in the
+     * same superstep: each read gives the vertex's value as the previous superstep left it or
+     * as this one has changed it so far, whichever the engine has at hand (a worker's own
+     * vertices' and, among workers that are threads of one process, each other's). For a
+     * program that reaches the same fixpoint from either, because its values only move one
+     * way towards it, as hooking's parents move only towards their roots: newer values get
+     * there in fewer supersteps (Gauss–Seidel's sweep rather than Jacobi's). The supersteps a
+     * job takes then depend on how its workers run; its answer must not. Values of one long
+     * or one double.
+     */
+    public Declaration readingNewerValues() {
+        Declaration d = readingOtherValues();
+        d.newerValues = true;
+        return d;
+    }
+
+    /**
      * {@code compute} reads other vertices' edges ({@link VertexProgram.Context#outNeighbours},
      * {@link VertexProgram.Context#inNeighbours}): each worker reads every vertex's edge
      * offsets (one copy a process), and any vertex's lists on demand through a cache of at
@@ -256,6 +275,11 @@ public final class Declaration {
         return otherValues;
     }
 
+    /** Whether a read of another vertex's value may see this superstep's ({@link #readingNewerValues}). */
+    public boolean readsNewerValues() {
+        return newerValues;
+    }
+
     public boolean readsNeighbourhoods() {
         return neighbourhoods;
     }
@@ -291,6 +315,10 @@ public final class Declaration {
             throw new IllegalArgumentException("Declaration." + (sameValue ? "sameValueEachSuperstep" : "dense") + " is for a program that"
                     + " sends along its edges once a superstep (sendingAlongOutEdges or sendingAlongAllEdges); this one sends " + said(sending));
         }
+        if (newerValues && !value.isSingle(RecordLayout.Type.LONG) && !value.isSingle(RecordLayout.Type.DOUBLE)) {
+            throw new IllegalArgumentException("Declaration.readingNewerValues shows each value as one 8-byte store, which a reader sees whole;"
+                    + " this program's values are " + value + ": give it values of one long or one double, or read with readingOtherValues");
+        }
         if (sameValue && plusWeight) {
             throw new IllegalArgumentException("Declaration.sameValueEachSuperstep: a receiver gets the one value sent, but plusWeight adds"
                     + " each edge's weight to it");
@@ -311,7 +339,7 @@ public final class Declaration {
     public String toString() {
         return "values " + value + ", " + (message == null ? "no messages" : "messages " + message + (combiner == null ? "" : " combined")
                 + ", sent " + said(sending) + (plusWeight ? " plus weights" : "") + (dense ? ", dense" : "") + (sameValue ? ", one value a superstep" : ""))
-                + (accepting == null ? "" : ", accepting some") + (otherValues ? ", reads other values" : "")
+                + (accepting == null ? "" : ", accepting some") + (newerValues ? ", reads newer values" : otherValues ? ", reads other values" : "")
                 + (neighbourhoods ? ", reads neighbourhoods" : "") + (inEdges ? ", reads in-edges" : "");
     }
 }

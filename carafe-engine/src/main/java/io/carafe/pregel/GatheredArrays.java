@@ -28,6 +28,8 @@ final class GatheredArrays {
     private long[] longs;
     private long[] sent;
     private MemorySegment values;
+    private final Object valuesLock = new Object();
+    private long valuesReadFor = -1; // guarded by valuesLock: the superstep whose values the buffer holds, as read from RStore
     private EdgeOffsets edgeOffsets;
     private Gather.Slots slots;
     private final Object programLock = new Object();
@@ -53,6 +55,23 @@ final class GatheredArrays {
             values = Arena.ofAuto().allocate(bytes, 8);
         }
         return values;
+    }
+
+    /**
+     * Runs {@code read} (into {@link #values}) unless another worker did for {@code superstep}
+     * already; a worker that finds it under way waits for it. Every worker's read of one
+     * superstep brings the same bytes, so one serves all; and a program that reads newer
+     * values has its workers show them in the buffer only once it is read
+     * ({@link ValueSnapshots#show}). The wait is the read's own: RStore's operations have
+     * their timeouts.
+     */
+    void readValuesOnce(long superstep, Runnable read) {
+        synchronized (valuesLock) {
+            if (valuesReadFor != superstep) {
+                read.run();
+                valuesReadFor = superstep;
+            }
+        }
     }
 
     /** Every vertex's edge offsets, for programs that read neighbourhoods: read by the first worker that asks. */

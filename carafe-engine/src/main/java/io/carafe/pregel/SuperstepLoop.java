@@ -45,6 +45,7 @@ final class SuperstepLoop {
     private final long[] computedWords; // bit w: a vertex of halted's word w computed this superstep
     private final Batch valueWrites = new Batch();
     private final boolean selective;    // the program says which vertices accept messages (Declaration.accepting)
+    private final boolean newerValues;  // the program reads values as this superstep changes them (Declaration.readingNewerValues)
     private final long[] accepting;     // if selective, bit u: local vertex u accepts, as its value stands; else null
     private final RecordView probe;     // a vertex's value, read to ask it that
     private final int[] localStarts;    // the local vertices that compute in superstep 0 (startVertices), or null: all
@@ -71,6 +72,7 @@ final class SuperstepLoop {
         this.halted = new long[(size + 63) >>> 6];
         this.computedWords = new long[(halted.length + 63) >>> 6];
         this.selective = !declared.acceptsAll();
+        this.newerValues = declared.readsNewerValues();
         this.accepting = selective ? new long[halted.length] : null;
         this.probe = new RecordView(declared.value());
         int[] starts = program.startVertices();
@@ -168,6 +170,9 @@ final class SuperstepLoop {
                     halted[w] &= ~bit;
                     context.at(local, from + local, accepted);
                     program.compute(context);
+                    if (newerValues) {
+                        snapshots.show(local); // others of this process may read it now
+                    }
                     if (selective) { // only compute changes a value: asked again now, not for every vertex in every gather
                         accepting[w] = accepts(local) ? accepting[w] | bit : accepting[w] & ~bit;
                     }

@@ -5,6 +5,7 @@ import io.rstore.Mapping;
 import io.rstore.RAddress;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Every vertex's value as the previous superstep left it, for a program that reads other
@@ -21,6 +22,9 @@ final class ValueSnapshots implements AutoCloseable {
     private final Mapping[] mine = new Mapping[2];   // this worker's slice of each copy, on its values' memory
     private final Mapping[] whole = new Mapping[2];  // each copy whole, on one local buffer
     private final MemorySegment all;
+    private final MemorySegment values; // this worker's own, as compute writes them
+    private final int from;
+    private final GatheredArrays shared;
 
     /** The values segment's size: the job's values, and the two copies when the program reads other vertices' values. */
     static long segmentBytes(long valueBytes, long vertices, boolean readsOthers) {
@@ -38,6 +42,9 @@ final class ValueSnapshots implements AutoCloseable {
                     + " that reads other vertices' values needs (" + segmentBytes(valueBytes, vertices, true) + "): the coordinator and this"
                     + " worker built different programs");
         }
+        this.values = values;
+        this.from = from;
+        this.shared = shared;
         all = shared.values(Math.max(arrayBytes, 8)); // zero: superstep 0 reads every value as it starts
         for (int parity = 0; parity < 2; parity++) {
             long copy = arrayBytes * (1 + parity);
@@ -58,12 +65,28 @@ final class ValueSnapshots implements AutoCloseable {
         }
     }
 
-    /** At the start of superstep {@code superstep} (after the first): reads what every worker published after the one before. */
+    /**
+     * At the start of superstep {@code superstep} (after the first): reads what every worker
+     * published after the one before, once a process: the first of its workers to ask reads
+     * into the buffer they share, the others wait for it. So no worker shows a newer value
+     * ({@link #show}) where another's read may still write an older one.
+     */
     void read(long superstep) {
         Mapping m = whole[(int) ((superstep - 1) & 1)];
         if (superstep > 0 && m != null) {
-            m.read();
+            shared.readValuesOnce(superstep, m::read);
         }
+    }
+
+    /**
+     * Shows local vertex {@code local}'s value as compute left it to the readers of this
+     * process, for a program that reads newer values ({@link Declaration#readingNewerValues}),
+     * whose values are one long or double: one 8-byte store, which a reader on another
+     * thread sees whole, the old value or the new.
+     */
+    void show(int local) {
+        long at = Long.BYTES * (long) local;
+        all.set(ValueLayout.JAVA_LONG_UNALIGNED, Long.BYTES * (long) from + at, values.get(ValueLayout.JAVA_LONG_UNALIGNED, at));
     }
 
     /** The value array as read: vertex v's record at {@code v * valueBytes}. */

@@ -151,8 +151,9 @@ public interface VertexProgram {
         /**
          * Vertex {@code vertex}'s value as the previous superstep left it (in superstep 0, as
          * every value starts: zero), whichever partition holds it; this vertex's own too,
-         * unchanged by what {@link #value()} wrote since. Needs {@link Declaration#readingOtherValues()}.
-         * The same read-only flyweight each call.
+         * unchanged by what {@link #value()} wrote since. Needs {@link Declaration#readingOtherValues()};
+         * with {@link Declaration#readingNewerValues()} it may instead be the value as this
+         * superstep has changed it so far. The same read-only flyweight each call.
          */
         RecordView valueOf(int vertex);
 

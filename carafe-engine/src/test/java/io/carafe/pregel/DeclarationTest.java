@@ -87,6 +87,21 @@ class DeclarationTest {
                 "Declaration.sameValueEachSuperstep is for a program that sends along its edges once a superstep");
         refused(Declaration.values(RecordLayout.DOUBLE).messages(RecordLayout.DOUBLE, DoubleCombiner.MIN).sendingAlongOutEdges().plusWeight()
                 .sameValueEachSuperstep(), "a receiver gets the one value sent, but plusWeight adds each edge's weight to it");
+        refused(Declaration.values(RecordLayout.builder().addLong("parent").addInt("rank").build()).readingNewerValues(),
+                "Declaration.readingNewerValues shows each value as one 8-byte store");
+    }
+
+    @Test
+    void shouldReadOtherValuesWhenReadingNewerOnes() {
+        Declaration previous = Declaration.values(RecordLayout.LONG).readingOtherValues().check();
+        assertTrue(previous.readsOtherValues());
+        assertFalse(previous.readsNewerValues(), "reads see the previous superstep's values unless said otherwise");
+        for (RecordLayout value : new RecordLayout[] {RecordLayout.LONG, RecordLayout.DOUBLE}) {
+            Declaration newer = Declaration.values(value).readingNewerValues().check();
+            assertTrue(newer.readsOtherValues(), "the engine keeps the snapshots a newer read falls back on");
+            assertTrue(newer.readsNewerValues());
+            assertTrue(newer.toString().contains("reads newer values"), newer.toString());
+        }
     }
 
     private static void refused(Declaration d, String said) {

@@ -17,7 +17,7 @@ import java.util.List;
  *
  * <p>Each vertex holds a parent, a vertex of its component no larger than itself (its own
  * internal id at the start). Every superstep, reading the parents as the previous one left
- * them ({@link Context#longValueOf}), a vertex v
+ * them or newer ({@link Context#longValueOf}, {@link Declaration#readingNewerValues}), a vertex v
  * <ul>
  * <li>climbs: follows up to {@value #CLIMB} parent links from its parent to r, a root or
  *     near one, and takes r (pointer jumping);</li>
@@ -28,7 +28,12 @@ import java.util.List;
  * </ul>
  * Parents only shrink and stay in their component, so a component's smallest vertex is
  * always its own parent. A superstep in which nobody changed or hooked leaves every
- * looked-at edge's ends with one parent, and every parent its own: a fixpoint.
+ * looked-at edge's ends with one parent, and every parent its own: a fixpoint. Reading
+ * parents changed earlier in the same superstep (a worker's own and, among thread workers,
+ * each other's) changes none of this, as any parent read is one the vertex had, old or new,
+ * and in a superstep in which nobody changed every read is the previous superstep's; it
+ * lets the climbs reach further, and on livejournal-synthetic sampling then ends a superstep
+ * sooner (docs/measure/notebook.md).
  *
  * <p>Sampling: vertices look at their first {@value #SAMPLED} neighbours only, until a
  * superstep hooks few vertices ({@link #SAMPLING_ENDS}); that gathers the big component
@@ -78,7 +83,7 @@ public final class AfforestComponents implements VertexProgram {
 
     @Override
     public Declaration declaration() {
-        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).readingOtherValues().readingInEdges();
+        return Declaration.values(RecordLayout.LONG).messages(RecordLayout.LONG, LongCombiner.MIN).readingNewerValues().readingInEdges();
     }
 
     @Override

@@ -852,6 +852,69 @@ class PregelTest extends GraphTestBase {
         }
     }
 
+    /**
+     * Each vertex of a path takes its in-neighbour's value plus one, the head 1. Read as the
+     * previous superstep left them, the values move one vertex a superstep; read newer, a
+     * worker sweeps its part of the path in one superstep, and its successor picks up where
+     * it ended, in the same superstep or the next. Either way each vertex ends at its depth.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void shouldShowValuesChangedInTheSameSuperstepOnlyToProgramsThatReadNewerOnes(int workers) throws IOException {
+        int n = 200;
+        StringBuilder path = new StringBuilder();
+        StringBuilder ids = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            ids.append(i).append('\n');
+            if (i + 1 < n) {
+                path.append(i).append(' ').append(i + 1).append('\n');
+            }
+        }
+        Path edges = Files.writeString(dir.resolve("path.e"), path.toString());
+        Path vertices = Files.writeString(dir.resolve("path.v"), ids.toString());
+        long[] depths = new long[n];
+        for (int i = 0; i < n; i++) {
+            depths[i] = i + 1;
+        }
+        String name = "path-" + workers;
+        try (GraphFile g = load(name, edges, ImportOptions.defaults().withVerticesFile(vertices))) {
+            for (boolean newer : new boolean[] {false, true}) {
+                try (PregelJob.Result r = run(name, new PathDepth(newer), workers)) {
+                    assertArrayEquals(depths, r.longs(0), newer ? "newer values" : "previous values");
+                    int supersteps = r.supersteps().size();
+                    if (newer) {
+                        assertTrue(supersteps <= workers, "each worker's part in one sweep, and at most one superstep more for each"
+                                + " part before it: " + supersteps + " supersteps with " + workers + " workers");
+                    } else {
+                        assertEquals(n, supersteps, "one vertex a superstep: reads see the previous superstep's values alone");
+                    }
+                }
+            }
+        }
+    }
+
+    /** A vertex's depth along a path: its in-neighbour's plus one, read from the in-neighbour's value. */
+    private record PathDepth(boolean newer) implements VertexProgram {
+        @Override
+        public Declaration declaration() {
+            Declaration d = Declaration.values(RecordLayout.LONG).readingInEdges();
+            return newer ? d.readingNewerValues() : d.readingOtherValues();
+        }
+
+        @Override
+        public void compute(Context ctx) {
+            long depth = 1; // the head's
+            for (Edges in = ctx.inEdges(); in.next(); ) {
+                long before = ctx.longValueOf(in.target());
+                depth = before == 0 ? 0 : before + 1; // 0: not reached yet
+            }
+            if (depth > 0) {
+                ctx.value().setLong(0, depth);
+                ctx.voteToHalt();
+            }
+        }
+    }
+
     /** Without a combiner every message is delivered: each vertex counts its in-edges. */
     @Test
     void shouldDeliverEveryMessageWithoutACombiner() {
