@@ -558,7 +558,10 @@ final class Gather implements AutoCloseable {
      * {@link #combineSent} over values where a slot that did not send holds the identity:
      * every in-edge is combined without asking whether its source sent, which is a branch
      * the processor guesses wrong at random where part of the vertices send, and each wrong
-     * guess waits for the load behind it. Whether any in-neighbour sent is or-ed from the bits.
+     * guess waits for the load behind it. A vertex whose combined value is not the identity
+     * heard from a sender; only one whose value is the identity has its in-neighbours' sent
+     * bits read, as a sender may have sent the identity itself (reading them for every edge
+     * cost SSSP's dense supersteps 5-10% more: docs/measure/notebook.md).
      */
     private void combineBlended(long[] combined, long[] hasMessage, long[] accepting) {
         DoubleCombiner c = doubles;
@@ -566,26 +569,38 @@ final class Gather implements AutoCloseable {
         int[] start = inStart;
         int[] source = inSource;
         long[] sentBits = sent;
+        long identity = Double.doubleToRawLongBits(c.identity());
         for (int u = 0; u < size; u++) {
             if (accepting != null && (accepting[u >>> 6] & 1L << u) == 0) {
                 continue;
             }
             double acc = c.identity();
-            long any = 0; // bit 0: some in-neighbour sent
-            for (int e = start[u], end = start[u + 1]; e < end; e++) {
-                int s = source[e];
-                any |= sentBits[s >>> 6] >>> s;
-                double value = values[s];
+            int first = start[u];
+            int end = start[u + 1];
+            for (int e = first; e < end; e++) {
+                double value = values[source[e]];
                 if (plusWeight) { // the identity plus a weight is the identity (blended says so)
                     value += inWeight == null ? 1 : inWeight.get(e);
                 }
                 acc = c.combine(acc, value);
             }
-            if ((any & 1) != 0) {
-                combined[u] = Double.doubleToRawLongBits(acc);
+            long bits = Double.doubleToRawLongBits(acc);
+            if (bits != identity || anySent(sentBits, source, first, end)) { // a value other than the identity came from a sender
+                combined[u] = bits;
                 hasMessage[u >>> 6] |= 1L << u;
             }
         }
+    }
+
+    /** Whether any of {@code source[first..end)} sent; asked only where the combined value says nothing (it is the identity). */
+    private static boolean anySent(long[] sentBits, int[] source, int first, int end) {
+        for (int e = first; e < end; e++) {
+            int s = source[e];
+            if ((sentBits[s >>> 6] & 1L << s) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void combineSentLongs(long[] combined, long[] hasMessage, long[] accepting) {
