@@ -17,11 +17,12 @@ import java.util.function.Supplier;
  * for the next superstep before every worker has finished this one (the barrier), so a
  * reader sees its own bits or the same bits from another worker.
  *
- * <p>The same holds for the whole value array that a program reading other vertices'
- * values has each worker read at the start of a superstep ({@link ValueSnapshots}): one
- * buffer serves the process's workers, and so do the gather's slots of every vertex, the
- * edge offsets of every vertex that a program reading neighbourhoods needs
- * ({@link io.carafe.graph.EdgeOffsets}), and what the program itself asks to share ({@link VertexProgram.Context#sharedInProcess}).
+ * <p>One buffer likewise holds the whole value array that a program reading other
+ * vertices' values reads at the start of a superstep ({@link ValueSnapshots}), read once
+ * for the process's workers ({@link #readValuesOnce}); and one copy serves them of the
+ * gather's slots of every vertex, the edge offsets of every vertex that a program reading
+ * neighbourhoods needs ({@link io.carafe.graph.EdgeOffsets}), and what the program itself
+ * asks to share ({@link VertexProgram.Context#sharedInProcess}).
  */
 final class GatheredArrays {
     private double[] doubles;

@@ -15,8 +15,9 @@ import java.lang.foreign.ValueLayout;
  * its slice into copy {@code s & 1} (from the memory its values are mapped on, so nothing
  * is copied locally); at the start of superstep s+1 every worker reads that copy whole. A
  * worker writes copy {@code s & 1} again only at the end of s+2, and every worker finished
- * reading it before it reported s+1 finished. Workers that are threads of one process read
- * into one buffer ({@link GatheredArrays}).
+ * reading it before it reported s+1 finished. Workers that are threads of one process share
+ * one buffer ({@link GatheredArrays}), which the first of them to ask reads; a program that
+ * reads newer values sees each computed value there as soon as its worker shows it ({@link #show}).
  */
 final class ValueSnapshots implements AutoCloseable {
     private final Mapping[] mine = new Mapping[2];   // this worker's slice of each copy, on its values' memory
