@@ -98,9 +98,12 @@ class AfforestComponentsTest extends GraphTestBase {
      * Where every vertex's original id is its internal id (a generated graph, a file numbered
      * 0..n-1 in order), the fixpoint's parents are the labels: the job ends there. The same
      * graph numbered from 1 needs the two supersteps that learn the roots' original ids.
+     * Counted on one worker: on more, the supersteps hooking takes depend on how the worker
+     * threads interleave (each reads the parents the other has changed so far), its answer not.
      */
-    @Test
-    void shouldEndAtTheFixpointWhereOriginalIdsAreInternalIds() throws IOException {
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void shouldEndAtTheFixpointWhereOriginalIdsAreInternalIds(int workers) throws IOException {
         int n = 300;
         long[] steps = new long[2];
         for (int first : new int[] {0, 1}) {
@@ -119,12 +122,14 @@ class AfforestComponentsTest extends GraphTestBase {
             Path e = Files.writeString(dir.resolve(name + ".e"), edges);
             Path v = Files.writeString(dir.resolve(name + ".v"), vertices);
             try (GraphFile g = load(name, e, ImportOptions.defaults().withUndirected(true).withVerticesFile(v))) {
-                PregelJob.Result r = run(name, new AfforestComponents(), 2);
+                PregelJob.Result r = run(name, new AfforestComponents(), workers);
                 assertArrayEquals(References.weakComponents(g), PregelTest.longs(r), name);
                 steps[first] = r.supersteps().size();
             }
         }
-        assertEquals(steps[0] + 2, steps[1], "supersteps numbered from 0, and from 1");
+        if (workers == 1) {
+            assertEquals(steps[0] + 2, steps[1], "supersteps numbered from 0, and from 1");
+        }
     }
 
     @ParameterizedTest

@@ -90,13 +90,19 @@ class CheckpointTest extends GraphTestBase {
             int supersteps = undisturbed.supersteps().size();
             long[] expected = bits(undisturbed);
             SplittableRandom random = new SplittableRandom(seed);
-            long failAt = 3 + random.nextLong(supersteps - 4); // after the first checkpoint (every 3), before the last superstep
+            // a program that reads newer values (WCC by hooking) takes as many supersteps as its
+            // thread workers' interleaving lets it: the answer is the same, the count not, so it
+            // fails in the first superstep after the first checkpoint (every 3), which every run reaches
+            boolean sameSupersteps = !program(name).declaration().readsNewerValues();
+            long failAt = sameSupersteps ? 3 + random.nextLong(supersteps - 4) : 3; // after the first checkpoint, before the last superstep
             int vertex = random.nextInt(expected.length);
             List<PregelJob.Restart> restarts = new ArrayList<>();
             Path checkpoints = dir.resolve("checkpoints");
             PregelJob.Result disturbed = run(new Failing(program(name), failAt, vertex, new AtomicInteger(1)), messaging,
                     new PregelJob.Recovery(3, checkpoints, 3, restarts::add, false));
-            assertEquals(supersteps, disturbed.supersteps().size(), "failed in superstep " + failAt);
+            if (sameSupersteps) {
+                assertEquals(supersteps, disturbed.supersteps().size(), "failed in superstep " + failAt);
+            }
             assertEquals(1, disturbed.restarts().size());
             assertArrayEquals(expected, bits(disturbed), name + " failed in superstep " + failAt + " at vertex " + vertex);
             assertEquals(1, restarts.size());
