@@ -26,10 +26,6 @@ import java.util.List;
  *     FastSV does (Zhang, Azad and Hu, 2020) and union-find's link;</li>
  * <li>takes the smallest parent it was hooked under.</li>
  * </ul>
- * In superstep 0, with no parent written yet, a vertex takes the smallest of itself and
- * the neighbours it looks at and hooks nobody: superstep 1 looks at the same edges again,
- * climbing, and hooks what still differs. Hooking in superstep 0 too cost
- * livejournal-synthetic a superstep more and 10% of the job (docs/measure/notebook.md).
  * Parents only shrink and stay in their component, so a component's smallest vertex is
  * always its own parent. A superstep in which nobody changed or hooked leaves every
  * looked-at edge's ends with one parent, and every parent its own: a fixpoint. Reading
@@ -175,9 +171,7 @@ public final class AfforestComponents implements VertexProgram {
                 }
                 differed = 1;
             } else if (other > top) {
-                if (ctx.superstep() > 0) { // superstep 0 hooks nobody (the class comment says why)
-                    ctx.sendTo((int) other, top);
-                }
+                ctx.sendTo((int) other, top);
                 differed = 1;
             }
         }
