@@ -54,6 +54,11 @@ public abstract class ForwardingVertexProgram implements VertexProgram {
     }
 
     @Override
+    public long busiestSuperstepMessages(long vertices, long edges, int workers) {
+        return delegate.busiestSuperstepMessages(vertices, edges, workers);
+    }
+
+    @Override
     public List<Aggregator> aggregators() {
         return delegate.aggregators();
     }

@@ -28,9 +28,9 @@ public final class MemoryEstimate {
     /**
      * A JVM running Carafe before it holds a graph: about what small graphs peak at, now that
      * memory servers hold only the allocated part of a chunk (the measured peaks:
-     * docs/measure/notebook.md and MemoryEstimateTest).
+     * docs/measure/notebook.md and MemoryEstimateTest; 117-131 MB on wiki-Vote in 2026-11).
      */
-    static final long JVM_BYTES = 128L << 20;
+    static final long JVM_BYTES = 120L << 20;
     /** Heap arrays are held with the collector's headroom. */
     static final double HEAP_HEADROOM = 1.25;
 
@@ -135,14 +135,15 @@ public final class MemoryEstimate {
         }
         if (!silent && messaging != Messaging.GATHER) {
             long localPages = (long) p * p * 2 * MailboxLayout.PAGE_BYTES; // an outgoing and an incoming page per partition pair
+            long busiest = program.busiestSuperstepMessages(v, e, p); // -1: the program does not say
             if (declared.combiner() != null) {
                 // at most one message per target from each worker, and a hybrid job pushes only while its senders reach 1/DENSE_FRACTION of the edges
                 long messages = Math.min((long) p * v, messaging == Messaging.HYBRID ? e / Messaging.DENSE_FRACTION : e);
-                store.add(new Part("mailboxes: pages of both parities", 2 * messages * stride));
+                store.add(new Part("mailboxes: pages of both parities", 2 * (busiest < 0 ? messages : Math.min(busiest, messages)) * stride));
                 workers.add(new Part("mailboxes: combining slots and buckets, local pages",
                         (long) p * (v * mb + ((v >>> 18) + 1) * (1 << 14) * (mb + 4)) + v * mb + localPages));
             } else {
-                store.add(new Part("mailboxes: pages of both parities, a message per edge", 2 * e * stride));
+                store.add(new Part("mailboxes: pages of both parities, a message per edge", 2 * (busiest < 0 ? e : Math.min(busiest, e)) * stride));
                 workers.add(new Part("mailboxes: the messages grouped by target, local pages", e * mb + localPages));
             }
         }

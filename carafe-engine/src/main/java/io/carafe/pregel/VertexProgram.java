@@ -84,6 +84,18 @@ public interface VertexProgram {
         return 0;
     }
 
+    /**
+     * The messages the program's busiest superstep sends in all, on a graph of {@code
+     * vertices} and {@code edges} cut into {@code workers} partitions, for a program that
+     * sends far fewer than the engine assumes (after combining, one to each vertex from each
+     * worker; without, one along each edge): what {@code --estimate} sizes the mailboxes to.
+     * An estimate, not a bound: {@code --max-memory} measures what a job holds, whatever this
+     * says. -1 (the default): the engine's figure.
+     */
+    default long busiestSuperstepMessages(long vertices, long edges, int workers) {
+        return -1;
+    }
+
     default List<Aggregator> aggregators() {
         return List.of();
     }

@@ -67,6 +67,11 @@ class ForwardingVertexProgramTest {
         }
 
         @Override
+        public long busiestSuperstepMessages(long vertices, long edges, int workers) {
+            return vertices + edges + workers;
+        }
+
+        @Override
         public List<Aggregator> aggregators() {
             return aggregators;
         }
@@ -111,6 +116,7 @@ class ForwardingVertexProgramTest {
         RecordView initial = RecordView.allocate(RecordLayout.LONG);
         w.initialValue(initial);
         assertEquals(41, initial.getLong(0));
+        assertEquals(10 + 20 + 3, w.busiestSuperstepMessages(10, 20, 3));
         assertSame(program.aggregators, w.aggregators());
         assertEquals(3, w.globals());
         assertEquals("declaring", w.spec());
