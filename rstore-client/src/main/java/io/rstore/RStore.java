@@ -275,13 +275,17 @@ public final class RStore implements AutoCloseable {
                 cached = Arrays.copyOf(cached, serverId + 1);
             }
             if (cached[serverId] == null) {
-                ServerInfo server = servers().stream().filter(s -> s.id() == serverId).findFirst()
-                        .orElseThrow(() -> ErrorCode.SERVER_UNAVAILABLE.exception("the master does not know memory server " + serverId));
-                cached[serverId] = transport.connect(server);
+                cached[serverId] = transport.connect(server(serverId), this::server);
             }
             endpoints = cached;
             return cached[serverId];
         }
+    }
+
+    /** Memory server {@code serverId} as the master knows it now. Control path. */
+    private ServerInfo server(int serverId) {
+        return servers().stream().filter(s -> s.id() == serverId).findFirst()
+                .orElseThrow(() -> ErrorCode.SERVER_UNAVAILABLE.exception("the master does not know memory server " + serverId));
     }
 
     /** A control-path call on the master, timed. */

@@ -53,8 +53,8 @@ public final class AutoTransport implements Transport {
     }
 
     @Override
-    public Endpoint connect(ServerInfo server) {
-        return pick(server).connect(server);
+    public Endpoint connect(ServerInfo server, Locator locator) {
+        return pick(server).connect(server, locator);
     }
 
     /** The rdma part's: the others need no registration, and it registers lazily, on a device it actually opens. */

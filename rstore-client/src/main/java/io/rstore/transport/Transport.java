@@ -20,8 +20,19 @@ public interface Transport extends AutoCloseable {
         return name();
     }
 
-    /** Opens the connection to a server; the client caches it. Control path: may throw. */
-    Endpoint connect(ServerInfo server);
+    /**
+     * Opens the connection to a server; the client caches it. Control path: may throw. An
+     * endpoint whose server stops answering asks {@code locator} where it is now, so that a
+     * server started again elsewhere (a durable one on another port) is found by the
+     * mappings already made on it.
+     */
+    Endpoint connect(ServerInfo server, Locator locator);
+
+    /** Where the master says memory server {@code serverId} is now; throws an {@link io.rstore.RStoreException} when it cannot say. */
+    @FunctionalInterface
+    interface Locator {
+        ServerInfo locate(int serverId);
+    }
 
     /**
      * Registers the local memory that reads land in and writes come from (RDMA's memory

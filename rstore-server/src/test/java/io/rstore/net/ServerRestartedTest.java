@@ -13,7 +13,7 @@ import io.rstore.RStoreSettings;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.Arena;
@@ -22,17 +22,19 @@ import java.lang.foreign.ValueLayout;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A durable memory server SIGKILLed and started again on its port and directory: a client
- * that kept its mappings over the server's death reads and writes through them again, the
- * persisted bytes intact, without connecting anew (its endpoint replaces the broken
- * connection), within seconds of the server being back; while it is down, each read fails
- * with SERVER_UNAVAILABLE at once (over shm, once the dead server's heartbeat has lapsed).
+ * A durable memory server SIGKILLed and started again on its directory, on its port or on
+ * another: a client that kept its mappings over the server's death reads and writes through
+ * them again, the persisted bytes intact, without connecting anew (its endpoint replaces the
+ * broken connection, over tcp at the address the master gives when the old one does not
+ * answer), within seconds of the server being back; while it is down, each read fails with
+ * SERVER_UNAVAILABLE at once (over shm, once the dead server's heartbeat has lapsed).
  */
 @Timeout(180)
 class ServerRestartedTest {
@@ -58,8 +60,9 @@ class ServerRestartedTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rstore+tcp", "rstore"}) // rstore: shm, the durable chunk files mapped by the client itself
-    void shouldReadAndWriteThroughTheSameMappingsOnceTheServerIsBack(String scheme) throws Exception {
+    // rstore: shm, the durable chunk files mapped by the client itself; rstore+rdma: the emulated device, whose listener takes a new port at each start
+    @CsvSource({"rstore+tcp, false", "rstore, false", "rstore+rdma, false", "rstore+tcp, true", "rstore, true", "rstore+rdma, true"})
+    void shouldReadAndWriteThroughTheSameMappingsOnceTheServerIsBack(String scheme, boolean onAnotherPort) throws Exception {
         int masterPort = freePort();
         int serverPort = freePort();
         Path conf = Files.writeString(dir.resolve("rstore.conf"), """
@@ -68,14 +71,17 @@ class ServerRestartedTest {
                 rstore.shm.dir =
                 rstore.heartbeat = 200ms
                 rstore.insecure = true
+                rstore.rdma.device = emulated
+                rstore.master.rdma.port = 0
                 """);
         Process master = processes.start("io.rstore.cli.RStoreCli", "master", "--conf", conf.toString(), "--port", Integer.toString(masterPort),
                 "--persistence-dir", dir.resolve("master").toString());
-        JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:" + masterPort, 60);
+        String rdmaPort = JavaProcesses.awaitLine(master, "serving on 127\\.0\\.0\\.1:" + masterPort + " .*emulated device at port (\\d+)", 60).group(1);
         Process server = server(conf, masterPort, serverPort);
-        try (RStore rstore = RStore.connect(scheme + "://127.0.0.1:" + masterPort, RStoreSettings.defaults().withOperationTimeoutMs(30_000));
+        String uri = scheme.equals("rstore+rdma") ? "rstore+rdma://127.0.0.1:" + rdmaPort + "?device=emulated" : scheme + "://127.0.0.1:" + masterPort;
+        try (RStore rstore = RStore.connect(uri, RStoreSettings.defaults().withOperationTimeoutMs(30_000));
              Arena arena = Arena.ofConfined()) {
-            assertEquals(scheme.equals("rstore") ? "shm" : "tcp", rstore.transportTo(rstore.servers().get(0)));
+            assertEquals(Map.of("rstore+tcp", "tcp", "rstore", "shm", "rstore+rdma", "rdma").get(scheme), rstore.transportTo(rstore.servers().get(0)));
             Namespace ns = rstore.createNamespace("restarted", NamespaceFlags.DURABLE);
             RAddress segment = ns.alloc(2 * CHUNK, AllocFlags.GROW);
             try (Mapping m = segment.map(MapFlags.NONE)) {
@@ -107,7 +113,8 @@ class ServerRestartedTest {
                             + (System.nanoTime() - start) / 1_000_000 + " ms");
                 }
 
-                server(conf, masterPort, serverPort);
+                int backOn = onAnotherPort ? freePort() : serverPort;
+                server(conf, masterPort, backOn);
                 long back = System.nanoTime();
                 m.segment().fill((byte) 0);
                 RStoreException last = null;
@@ -130,6 +137,8 @@ class ServerRestartedTest {
                     again.read();
                     assertEquals(42, again.segment().get(ValueLayout.JAVA_LONG, 8), "a write through the old mapping, read through a new one");
                 }
+                assertTrue(rstore.servers().get(0).address().contains(":" + backOn + "/"), "the master knows the server at its new port: "
+                        + rstore.servers().get(0).address());
             }
         }
     }

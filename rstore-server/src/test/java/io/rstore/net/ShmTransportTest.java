@@ -183,7 +183,7 @@ class ShmTransportTest {
             assertEquals(0, segment.address());
             assertEquals(0, chunk.index());
             ServerInfo server = client.servers().stream().filter(s -> s.id() == chunk.serverId()).findFirst().orElseThrow();
-            try (io.rstore.transport.Endpoint endpoint = new io.rstore.transport.shm.ShmTransport().connect(server)) {
+            try (io.rstore.transport.Endpoint endpoint = new io.rstore.transport.shm.ShmTransport().connect(server, id -> server)) {
                 assertEquals(ErrorCode.NONE.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key(), 100, channel, CHUNK, 1000));
                 assertEquals(ErrorCode.UNAUTHORIZED.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key() ^ 1, 0, channel, 0, 8));
                 assertEquals(ErrorCode.OUT_OF_BOUNDS.code(), endpoint.writeFromFile(chunk.chunkId(), chunk.key(), CHUNK - 4, channel, 0, 8));

@@ -30,7 +30,7 @@ public final class InprocTransport implements Transport {
     }
 
     @Override
-    public Endpoint connect(ServerInfo server) {
+    public Endpoint connect(ServerInfo server, Locator locator) { // a server in this JVM does not move
         RegionTable table = servers.apply(server.id());
         if (table == null) {
             throw ErrorCode.SERVER_UNAVAILABLE.exception("memory server " + server.id() + " (" + server.address() + ") is not in this JVM");

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * A client's reliable connection to one memory server's RDMA device, shared by all its
@@ -23,7 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * A queue pair in the error state (a failed access, a peer that went away) is replaced
  * by a new connection at the next post, once everything in flight was flushed; that
  * connect is bounded by {@link #RECONNECT_BOUND_MS}, and after it fails posts fail at once
- * for {@link #RECONNECT_BACKOFF_NANOS}.
+ * for {@link #RECONNECT_BACKOFF_NANOS}. Where the server's address does not answer, the new
+ * connection goes to where the master says it is now (a server started again elsewhere: an
+ * emulated device listens on a new port at each start), and chunks are resolved anew after
+ * every reconnect, as a server started again has registered them anew.
  */
 final class RdmaEndpoint implements Endpoint {
     static final int MAX_WORK_REQUEST = (int) RdmaDevice.PIECE;
@@ -40,10 +44,11 @@ final class RdmaEndpoint implements Endpoint {
     }
 
     private final RdmaDevice device;
-    private final InetSocketAddress at;
+    private InetSocketAddress at; // changed only by a reconnect, under the lock
+    private final Supplier<InetSocketAddress> whereNow; // the server's address on this device as the master gives it; null if elsewhere
     private final LocalRegions.Device local;
     private QueuePair qp;
-    private final String peer;
+    private final String server; // what messages call it, before its address
     private final long timeoutMs;
     private final ReentrantLock lock = new ReentrantLock(); // one thread drives the queue pair at a time
     private volatile Chunk[] chunks = new Chunk[64];
@@ -60,10 +65,11 @@ final class RdmaEndpoint implements Endpoint {
     private int pieceStatus;
     private long retryAfter = System.nanoTime(); // nanoTime before which a lost server is not connected to again
 
-    RdmaEndpoint(RdmaDevice device, InetSocketAddress at, LocalRegions regions, String peer, long timeoutMs) {
+    RdmaEndpoint(RdmaDevice device, InetSocketAddress at, Supplier<InetSocketAddress> whereNow, LocalRegions regions, String server, long timeoutMs) {
         this.device = device;
         this.at = at;
-        this.peer = peer;
+        this.whereNow = whereNow;
+        this.server = server;
         this.timeoutMs = timeoutMs;
         this.qp = device.connect(at, timeoutMs, this::completed);
         this.local = regions.on(device); // after the first connection: a DiSNI device has its protection domain then
@@ -155,22 +161,50 @@ final class RdmaEndpoint implements Endpoint {
 
     /**
      * A new queue pair for one in the error state, once everything posted on the old one was
-     * flushed (bounded by the timeout). The chunks resolved stay valid: they are the
-     * server's registrations, not the connection's.
+     * flushed (bounded by the timeout), at the server's address or, where that does not
+     * answer, at the one the master gives now. The chunks are resolved again: a connection
+     * that broke because the server was started again finds them registered anew.
      */
     private void reconnect() {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         while (completed < posted) {
             if (qp.poll() == 0 && System.nanoTime() - deadline > 0) {
-                throw ErrorCode.TIMED_OUT.exception(peer + " did not flush its failed queue pair within " + timeoutMs + " ms");
+                throw ErrorCode.TIMED_OUT.exception(peer() + " did not flush its failed queue pair within " + timeoutMs + " ms");
             }
         }
         qp.close();
+        long boundMs = Math.min(timeoutMs, RECONNECT_BOUND_MS);
         try {
-            qp = device.connect(at, Math.min(timeoutMs, RECONNECT_BOUND_MS), this::completed);
+            qp = device.connect(at, boundMs, this::completed);
         } catch (RStoreException e) {
-            retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
-            throw e;
+            InetSocketAddress moved = movedTo();
+            if (moved == null) {
+                retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
+                throw e;
+            }
+            try {
+                qp = device.connect(moved, boundMs, this::completed);
+            } catch (RStoreException again) {
+                retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
+                throw again;
+            }
+            at = moved;
+        }
+        chunks = new Chunk[64];
+    }
+
+    /** The server as messages name it: what it is and where. */
+    private String peer() {
+        return server + " at " + at.getHostString() + ":" + at.getPort();
+    }
+
+    /** Where the master says the server is now on this device, if that is another address; null if not, or if the master cannot say. */
+    private InetSocketAddress movedTo() {
+        try {
+            InetSocketAddress now = whereNow.get();
+            return now != null && !now.equals(at) ? now : null;
+        } catch (RStoreException e) {
+            return null;
         }
     }
 
@@ -190,7 +224,7 @@ final class RdmaEndpoint implements Endpoint {
             if (status == ErrorCode.UNAUTHORIZED.code()) {
                 return null;
             }
-            throw ErrorCode.of(status).exception(peer + " would not resolve chunk " + chunkId);
+            throw ErrorCode.of(status).exception(peer() + " would not resolve chunk " + chunkId);
         }
         Chunk chunk = new Chunk(key, answer.getLong(4), answer.getLong(12), answer.getInt(20));
         Chunk[] grown = Arrays.copyOf(table, Math.max(table.length, Integer.highestOneBit(chunkId) * 2));

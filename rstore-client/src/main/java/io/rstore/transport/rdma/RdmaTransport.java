@@ -7,6 +7,8 @@ import io.rstore.transport.Transport;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.function.Supplier;
 
 /**
  * One-sided operations over RDMA: a reliable connection per memory server, opened to the
@@ -43,11 +45,20 @@ public final class RdmaTransport implements Transport {
     }
 
     @Override
-    public Endpoint connect(ServerInfo server) {
+    public Endpoint connect(ServerInfo server, Locator locator) {
         Transport.checkReachable(server, name(), unreachable(server));
         URI at = URI.create(server.rdma());
-        return new RdmaEndpoint(device(at.getScheme()), new InetSocketAddress(at.getHost(), at.getPort()), localRegions,
-                "memory server " + server.id() + " over " + server.rdma(), timeoutMs);
+        Supplier<InetSocketAddress> whereNow = () -> { // a lost server, started again elsewhere (RdmaEndpoint)
+            String rdma = locator.locate(server.id()).rdma();
+            try {
+                URI now = new URI(rdma);
+                return at.getScheme().equals(now.getScheme()) ? new InetSocketAddress(now.getHost(), now.getPort()) : null;
+            } catch (URISyntaxException | IllegalArgumentException e) { // none (no device), or not an address: not on this device
+                return null;
+            }
+        };
+        return new RdmaEndpoint(device(at.getScheme()), new InetSocketAddress(at.getHost(), at.getPort()), whereNow, localRegions,
+                "memory server " + server.id() + " over " + at.getScheme(), timeoutMs);
     }
 
     /** Local memory is registered on each device this transport opens, from its first connection on. */

@@ -46,7 +46,7 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
-    public Endpoint connect(ServerInfo server) {
+    public Endpoint connect(ServerInfo server, Locator locator) { // its chunk files and heartbeat are in its directory, whatever its port
         Transport.checkReachable(server, name(), unreachable(server));
         return new ShmEndpoint(ShmLayout.localDirectory(server.shm()));
     }

@@ -7,6 +7,7 @@ import io.rstore.protocol.wire.Frames;
 import io.rstore.protocol.wire.Handshake;
 import io.rstore.transport.Endpoint;
 import io.rstore.transport.SegmentWindow;
+import io.rstore.transport.Transport;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -30,7 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * as RDMA's endpoint replaces a queue pair in the error state: that connect is bounded by
  * {@link #RECONNECT_BOUND_MS}, and after it fails posts fail at once for
  * {@link #RECONNECT_BACKOFF_NANOS}. A memory server restarted on its address (a durable
- * one keeps its chunks' ids and keys) is thus read and written again by the same mappings.
+ * one keeps its chunks' ids and keys) is thus read and written again by the same mappings;
+ * one restarted elsewhere (another port or host) too, as a connect that fails asks the
+ * master where the server is now and, if that is a new address, connects there.
  */
 final class TcpEndpoint implements Endpoint {
     static final int IN_FLIGHT = 1024;
@@ -41,11 +44,12 @@ final class TcpEndpoint implements Endpoint {
     static final long RECONNECT_BACKOFF_NANOS = 1_000_000_000L;
 
     private SocketChannel channel; // replaced only by a reconnect, which holds this object's lock and the receive lock
-    private final InetSocketAddress address;
+    private InetSocketAddress address; // where the server was last reached; changed only by a reconnect, as channel is
+    private volatile String peer;      // the server as messages name it, with that address
+    private final Transport.Locator locator; // where the master says the server is, asked when its address stops answering
     private final String secret;
     private final long timeoutMs;
     private final int serverId;
-    private final String peer;
     private final long timeoutNanos;
     private long retryAfter = System.nanoTime(); // nanoTime before which a lost server is not connected to again (under this object's lock)
     private volatile boolean closed;
@@ -70,18 +74,22 @@ final class TcpEndpoint implements Endpoint {
     private int pieceStatus;          // first failure among the requests of the piece being answered
     private volatile int failed;      // once broken: the status everything gets
 
-    TcpEndpoint(String host, int port, int serverId, long timeoutMs, String secret) {
-        this.serverId = serverId;
-        this.peer = host + ":" + port + " (memory server " + serverId + ")";
-        this.address = new InetSocketAddress(host, port);
+    TcpEndpoint(TcpTransport.Address at, Transport.Locator locator, long timeoutMs, String secret) {
+        this.serverId = at.id();
+        this.peer = at.peer();
+        this.address = new InetSocketAddress(at.host(), at.port());
+        this.locator = locator;
         this.secret = secret;
         this.timeoutMs = timeoutMs;
         this.timeoutNanos = timeoutMs * 1_000_000L;
-        this.channel = open(timeoutMs);
+        this.channel = open(address, peer, timeoutMs);
     }
 
-    /** A connected, authenticated, non-blocking channel to the server; connecting and the handshake bounded by {@code boundMs}. */
-    private SocketChannel open(long boundMs) {
+    /**
+     * A connected, authenticated, non-blocking channel to the server at {@code address}
+     * ({@code peer} in messages); connecting and the handshake bounded by {@code boundMs}.
+     */
+    private SocketChannel open(InetSocketAddress address, String peer, long boundMs) {
         SocketChannel opened;
         try {
             opened = SocketChannel.open();
@@ -173,10 +181,14 @@ final class TcpEndpoint implements Endpoint {
         receiving.lock();
         try {
             drainFailed();
+            long boundMs = Math.min(timeoutMs, RECONNECT_BOUND_MS);
             SocketChannel fresh;
             try {
-                fresh = open(Math.min(timeoutMs, RECONNECT_BOUND_MS));
+                fresh = open(address, peer, boundMs);
             } catch (RStoreException e) {
+                fresh = openWhereTheServerIsNow(boundMs);
+            }
+            if (fresh == null) {
                 retryAfter = System.nanoTime() + RECONNECT_BACKOFF_NANOS;
                 return false;
             }
@@ -194,6 +206,28 @@ final class TcpEndpoint implements Endpoint {
             return true;
         } finally {
             receiving.unlock();
+        }
+    }
+
+    /**
+     * After the server's address stopped answering: a connection to where the master says the
+     * server is now, when that is another address (a durable server restarted on another port
+     * or host); null when it is not, when the master cannot say or the server is not reached
+     * there either. Asking the master is a control-path call, bounded by its own timeout.
+     */
+    private SocketChannel openWhereTheServerIsNow(long boundMs) {
+        try {
+            TcpTransport.Address now = TcpTransport.Address.of(locator.locate(serverId));
+            InetSocketAddress moved = new InetSocketAddress(now.host(), now.port());
+            if (now.id() != serverId || moved.equals(address)) {
+                return null;
+            }
+            SocketChannel fresh = open(moved, now.peer(), boundMs);
+            address = moved;
+            peer = now.peer();
+            return fresh;
+        } catch (RStoreException e) { // the master cannot say, the server is not there either, or it no longer serves over tcp
+            return null;
         }
     }
 

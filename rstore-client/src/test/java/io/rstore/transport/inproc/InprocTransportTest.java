@@ -24,7 +24,8 @@ class InprocTransportTest {
             MemorySegment chunk = arena.allocate(4096);
             int id = table.register(chunk);
             long key = table.key(id);
-            Endpoint endpoint = new InprocTransport(server -> table).connect(new ServerInfo(0, "inproc", "", "", 4096, 0, true, false));
+            ServerInfo server = new ServerInfo(0, "inproc", "", "", 4096, 0, true, false);
+            Endpoint endpoint = new InprocTransport(serverId -> table).connect(server, serverId -> server);
 
             chunk.set(ValueLayout.JAVA_LONG, 1024, 42L);
             MemorySegment view = endpoint.view(id, key, 1024, 64);

@@ -101,7 +101,7 @@ class RdmaEndpointTest {
         LocalRegions regions = new LocalRegions();
         MemorySegment local = arena.allocate(4096, 4096);
         int key = regions.register(local);
-        RdmaEndpoint endpoint = new RdmaEndpoint(client, new InetSocketAddress("127.0.0.1", listener.port()), regions, "a test server", 30_000);
+        RdmaEndpoint endpoint = new RdmaEndpoint(client, new InetSocketAddress("127.0.0.1", listener.port()), () -> null, regions, "a test server", 30_000);
         listener.close();
         server.close(); // the server is gone: its connections end
         client.dead = true;
