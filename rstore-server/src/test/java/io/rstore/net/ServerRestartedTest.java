@@ -32,9 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A durable memory server SIGKILLed and started again on its directory, on its port or on
  * another: a client that kept its mappings over the server's death reads and writes through
  * them again, the persisted bytes intact, without connecting anew (its endpoint replaces the
- * broken connection, over tcp at the address the master gives when the old one does not
- * answer), within seconds of the server being back; while it is down, each read fails with
- * SERVER_UNAVAILABLE at once (over shm, once the dead server's heartbeat has lapsed).
+ * broken connection, over tcp and rdma at the address the master gives when the old one does
+ * not answer, over rdma with the chunks resolved anew), within seconds of the server being
+ * back; while it is down, each read fails with SERVER_UNAVAILABLE at once (over shm, once the
+ * dead server's heartbeat has lapsed).
  */
 @Timeout(180)
 class ServerRestartedTest {
@@ -137,7 +138,7 @@ class ServerRestartedTest {
                     again.read();
                     assertEquals(42, again.segment().get(ValueLayout.JAVA_LONG, 8), "a write through the old mapping, read through a new one");
                 }
-                assertTrue(rstore.servers().get(0).address().contains(":" + backOn + "/"), "the master knows the server at its new port: "
+                assertTrue(rstore.servers().get(0).address().contains(":" + backOn + "/"), "the master knows the server at the port it came back on: "
                         + rstore.servers().get(0).address());
             }
         }
