@@ -110,6 +110,22 @@ final class ProcessWorkers implements Workers {
         }
     }
 
+    /**
+     * The command line of worker {@code index} in a JVM like this one, after whatever the
+     * launcher puts before it: this JVM's java, class path and forwarded options.
+     */
+    static List<String> javaCommand(String clusterUri, String jobNamespace, int index, long timeoutSeconds) {
+        // what the rdma transport needs as bin/ gives it: libdisni's directory, and sun.nio.ch for DiSNI
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-Djava.library.path=" + System.getProperty("java.library.path")));
+        command.addAll(FORWARDED_OPTIONS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
+                "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
+                "--superstep-timeout", Long.toString(timeoutSeconds)));
+        return command;
+    }
+
     /** A worker process and the future that ends with it. */
     private record Started(Process process, Future<Void> done) {
     }
@@ -120,15 +136,8 @@ final class ProcessWorkers implements Workers {
 
     /** Worker {@code index} as a process of its own, for job {@code jobNamespace} ("-": the one its standard input will name). */
     private Started launch(String clusterUri, String jobNamespace, int index) {
-        // what the rdma transport needs as bin/ gives it: libdisni's directory, and sun.nio.ch for DiSNI
         List<String> command = new ArrayList<>(launcher.apply(index));
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-Djava.library.path=" + System.getProperty("java.library.path")));
-        command.addAll(FORWARDED_OPTIONS);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(),
-                "worker", "--cluster", clusterUri, "--job", jobNamespace, "--index", Integer.toString(index),
-                "--superstep-timeout", Long.toString(timeoutSeconds)));
+        command.addAll(javaCommand(clusterUri, jobNamespace, index, timeoutSeconds));
         try {
             Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             String[] lastLine = {""};

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -39,9 +38,8 @@ class ProcessWorkersTest {
     @Timeout(60)
     void shouldEndAWorkerStartedAheadOfItsJobWhenNoJobComes() throws IOException, InterruptedException {
         try (NetworkCluster cluster = NetworkCluster.start(RStoreSettings.defaults(), new InetSocketAddress("127.0.0.1", 0))) {
-            Process worker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), CarafeCli.class.getName(), "worker", "--cluster",
-                    "rstore://127.0.0.1:" + cluster.port(), "--job", "-", "--index", "0").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process worker = new ProcessBuilder(ProcessWorkers.javaCommand("rstore://127.0.0.1:" + cluster.port(), "-", 0, 60))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             Thread.sleep(1_000); // connected or connecting: the end of input must reach it either way
             worker.getOutputStream().close();
             assertTrue(worker.waitFor(30, TimeUnit.SECONDS), "the worker did not end when its input did");
