@@ -80,9 +80,13 @@ final class Gather implements AutoCloseable {
     private final Mapping[] inbox;
     private final MemorySegment[][] inContainer;
     private long sending;
+    /** The plan, and its file being written for the next job while this one runs: awaited at {@link #close}. */
+    private final GatherPlan.Obtained obtained;
 
-    private Gather(Partitioning partitioning, int index, Combiner combiner, GatherPlan plan, boolean plusWeight, boolean oneValue,
+    private Gather(Partitioning partitioning, int index, Combiner combiner, GatherPlan.Obtained obtained, boolean plusWeight, boolean oneValue,
                    GatheredArrays arrays) {
+        GatherPlan plan = obtained.plan();
+        this.obtained = obtained;
         this.partitions = partitioning.partitions();
         this.index = index;
         this.from = partitioning.start(index);
@@ -136,7 +140,8 @@ final class Gather implements AutoCloseable {
     static Gather build(RStore rstore, String graph, Partitioning partitioning, int index, Combiner combiner, boolean allNeighbours,
                         boolean plusWeight, boolean oneValue, boolean sortInLists, GatheredArrays arrays, Path plans) {
         boolean bothWays = allNeighbours && CarafeGraph.header(rstore, graph).directed();
-        GatherPlan plan = GatherPlan.obtain(plans, rstore, graph, partitioning, index, bothWays, plusWeight, sortInLists, arrays);
+        GatherPlan.Obtained plan = GatherPlan.obtainWritingBehind(plans, rstore, graph, partitioning, index, bothWays, plusWeight, sortInLists,
+                arrays);
         return new Gather(partitioning, index, combiner, plan, plusWeight, oneValue, arrays);
     }
 
@@ -144,12 +149,14 @@ final class Gather implements AutoCloseable {
      * Every vertex's slot (-1 for one that reaches nobody), each partition's count of slots
      * and where they start in the gathered array (multiples of 64): computed from the degrees
      * alone, the same for every worker of a job, so made once a process ({@link GatheredArrays}).
+     * Every vertex's out-degree too, which each partition's plan takes its own from.
      */
-    record Slots(int[] slotOf, long[] counts, int[] base) {
+    record Slots(int[] slotOf, long[] counts, int[] base, int[] outDegree) {
         static Slots assign(RStore rstore, String graph, Partitioning partitioning, boolean bothWays) {
             int partitions = partitioning.partitions();
             int n = partitioning.end(partitions - 1);
-            int[] slotOf = CarafeGraph.outDegrees(rstore, graph, 0, n); // degrees, then slots
+            int[] outDegree = CarafeGraph.outDegrees(rstore, graph, 0, n);
+            int[] slotOf = outDegree.clone(); // degrees, then slots
             if (bothWays) {
                 int[] in = CarafeGraph.inDegrees(rstore, graph, 0, n);
                 for (int v = 0; v < n; v++) {
@@ -166,7 +173,7 @@ final class Gather implements AutoCloseable {
                 }
                 base[j + 1] = (int) next;
             }
-            return new Slots(slotOf, counts, base);
+            return new Slots(slotOf, counts, base, outDegree);
         }
     }
 
@@ -627,6 +634,7 @@ final class Gather implements AutoCloseable {
 
     @Override
     public void close() {
+        obtained.awaitKept(GatherPlan.KEEP_WAIT_NANOS);
         for (Mapping m : inbox) {
             if (m != null) {
                 m.close();

@@ -20,10 +20,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
 /**
@@ -90,22 +92,75 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
      */
     static GatherPlan obtain(Path directory, RStore rstore, String graph, Partitioning partitioning, int index, boolean bothWays,
                              boolean plusWeight, boolean sortInLists, GatheredArrays arrays) {
+        Obtained obtained = obtainWritingBehind(directory, rstore, graph, partitioning, index, bothWays, plusWeight, sortInLists, arrays);
+        obtained.awaitKept(KEEP_WAIT_NANOS);
+        return obtained.plan();
+    }
+
+    /**
+     * As {@link #obtain}, but a plan made here is written on a thread of its own while the
+     * job runs (its file is for the next job): the caller ends with {@link Obtained#awaitKept}.
+     */
+    static Obtained obtainWritingBehind(Path directory, RStore rstore, String graph, Partitioning partitioning, int index, boolean bothWays,
+                                        boolean plusWeight, boolean sortInLists, GatheredArrays arrays) {
         GraphHeader header = CarafeGraph.header(rstore, graph);
         Key key = new Key(header, partitioning.starts(), index, bothWays, plusWeight && header.weighted(), sortInLists);
         if (directory == null) {
-            return make(rstore, graph, partitioning, key, arrays);
+            return new Obtained(make(rstore, graph, partitioning, key, arrays), null);
         }
         Path file = directory.resolve(key.fileName());
         GatherPlan kept = read(file, key, rstore, graph, partitioning);
         if (kept != null) {
             touch(file);
-            return kept;
+            return new Obtained(kept, null);
         }
         GatherPlan made = make(rstore, graph, partitioning, key, arrays);
-        if (made.write(file, key, rstore, graph, partitioning.start(index))) {
-            evictBeyond(directory, KEPT_BYTES, file);
+        int[] samples = samples(rstore, graph, partitioning.start(index), made.mySlot().length); // read now: the graph may be gone when the write ends
+        Thread writer = Thread.ofPlatform().daemon().name("gather-plan-" + index).start(() -> {
+            if (made.write(file, key, samples)) {
+                evictBeyond(directory, KEPT_BYTES, file);
+            }
+        });
+        return new Obtained(made, writer);
+    }
+
+    /** How long a job's end waits for its plan's file; a disk slower than this leaves the plan unkept, to be made by the next job. */
+    static final long KEEP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(120);
+
+    /**
+     * A plan, and where it was made with a directory to keep it in, the thread writing its
+     * file. Writing a LiveJournal-sized plan (300 MB with weights) took 0.1–0.8 s of a job's
+     * setup; behind the job, the disk's share of it runs beside the supersteps.
+     */
+    record Obtained(GatherPlan plan, Thread writer) {
+        /**
+         * Waits at most {@code nanos} for the plan's file to be written. Past that the writer is
+         * interrupted and leaves no file (the next job makes the plan again); the job is not
+         * held up for a cache. Returns whether nothing is left writing.
+         */
+        boolean awaitKept(long nanos) {
+            if (writer == null) {
+                return true;
+            }
+            boolean interrupted = false;
+            long deadline = System.nanoTime() + nanos;
+            while (writer.isAlive()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    writer.interrupt();
+                    break;
+                }
+                try {
+                    writer.join(Duration.ofNanos(left));
+                } catch (InterruptedException e) {
+                    interrupted = true; // the caller's interrupt is kept for it; the wait goes on to its bound
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return !writer.isAlive();
         }
-        return made;
     }
 
     /** A plan read is a plan used: its modification time says when, for {@link #evictBeyond}. */
@@ -172,7 +227,7 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
         Gather.Slots shared = arrays.slots(() -> Gather.Slots.assign(rstore, graph, partitioning, bothWays));
         int[] slotOf = shared.slotOf();
         int[] base = shared.base();
-        int[] outDegree = CarafeGraph.outDegrees(rstore, graph, from, from + size);
+        int[] outDegree = Arrays.copyOfRange(shared.outDegree(), from, from + size);
         int[] degree = outDegree; // heard along out-edges alone: the same
         if (bothWays) {
             degree = CarafeGraph.inDegrees(rstore, graph, from, from + size);
@@ -300,7 +355,7 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
      * Writes the plan to a temporary file beside {@code file}, then moves it into place;
      * whether it did. A failure leaves no file and is not an error.
      */
-    private boolean write(Path file, Key key, RStore rstore, String graph, int from) {
+    private boolean write(Path file, Key key, int[] samples) {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId());
         try {
             Files.createDirectories(file.getParent());
@@ -310,7 +365,7 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
                 out.putLong(MAGIC);
                 out.putInt(words.length);
                 out.put(MemorySegment.ofArray(words));
-                out.put(MemorySegment.ofArray(samples(rstore, graph, from, mySlot.length)));
+                out.put(MemorySegment.ofArray(samples));
                 out.putInt(mySlot.length);
                 out.putInt(source.length);
                 out.put(MemorySegment.ofArray(counts));

@@ -85,23 +85,22 @@ class GatherPlanTest {
     /**
      * Sorting in-lists by slot moves each weight with its slot: every vertex's (slot, weight)
      * pairs are those of the unsorted plan, the slots ascending. Weights stored as floats
-     * (Bitcoin Alpha's) and as doubles (tenths, which no float holds).
+     * (Bitcoin Alpha's, and halves) and as doubles (tenths, which no float holds); halves and
+     * tenths each have a hub with a long in-list (a sort's other path than short lists'),
+     * with repeated edges (kept).
      */
     @Test
     void shouldSortEachInListWithItsWeights() throws IOException {
-        Path tenths = dir.resolve("tenths.txt");
-        StringBuilder lines = new StringBuilder();
-        java.util.Random random = new java.util.Random(3);
-        for (int e = 0; e < 20_000; e++) {
-            lines.append(random.nextInt(500)).append(' ').append(random.nextInt(500)).append(' ').append(random.nextInt(100) / 10.0 + 0.1).append('\n');
-        }
-        Files.writeString(tenths, lines);
-        for (Path edges : List.of(SharedData.file("snap/soc-sign-bitcoinalpha.csv.gz"), tenths)) {
-            String name = edges == tenths ? "tenths" : "alpha";
-            try (GraphFile file = GraphImporter.importEdgeList(edges, ImportOptions.defaults().withWeightColumn(3), dir.resolve(name), null).file();
+        Path tenths = randomEdges(dir.resolve("tenths.txt"), 10);
+        Path halves = randomEdges(dir.resolve("halves.txt"), 2);
+        for (Path edges : List.of(SharedData.file("snap/soc-sign-bitcoinalpha.csv.gz"), tenths, halves)) {
+            String name = edges.getFileName().toString().replaceAll("\\..*", "");
+            ImportOptions options = ImportOptions.defaults().withWeightColumn(3).withKeepDuplicates(true);
+            try (GraphFile file = GraphImporter.importEdgeList(edges, options, dir.resolve(name), null).file();
                  CarafeGraph g = CarafeGraph.create(rstore, name, file)) {
                 assertEquals(edges == tenths ? Double.BYTES : Float.BYTES, file.header().weightBytes(), edges + ": weights as stored");
                 Partitioning partitioning = Partitioning.compute(rstore, name, 2, 1, 1);
+                int longest = 0;
                 for (int index = 0; index < 2; index++) {
                     GatherPlan unsorted = GatherPlan.obtain(null, rstore, name, partitioning, index, false, true, false, new GatheredArrays());
                     GatherPlan sorted = GatherPlan.obtain(null, rstore, name, partitioning, index, false, true, true, new GatheredArrays());
@@ -119,10 +118,30 @@ class GatherPlanTest {
                         want.sort(null);
                         got.sort(null);
                         assertEquals(want, got, edges + ": the (slot, weight) pairs of local vertex " + u + " of partition " + index);
+                        longest = Math.max(longest, want.size());
                     }
                 }
+                if (edges != tenths && edges != halves) {
+                    continue;
+                }
+                assertTrue(longest >= 2_000, edges + ": the hub's list has " + longest + " in-edges");
             }
         }
+    }
+
+    /**
+     * 20,000 random edges among 500 vertices and 3,000 more into vertex 7 (a hub, from 400
+     * sources, so repeated), weighing 1 to 100 times {@code 1 / denominator}.
+     */
+    private static Path randomEdges(Path file, int denominator) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        java.util.Random random = new java.util.Random(3);
+        for (int e = 0; e < 23_000; e++) {
+            int target = e < 20_000 ? random.nextInt(500) : 7;
+            int source = e < 20_000 ? random.nextInt(500) : random.nextInt(400);
+            lines.append(source).append(' ').append(target).append(' ').append((random.nextInt(100) + 1) / (double) denominator).append('\n');
+        }
+        return Files.writeString(file, lines);
     }
 
     @Test
@@ -237,6 +256,48 @@ class GatherPlanTest {
             GatherPlan made = GatherPlan.obtain(plans, rstore, "vote", partitioning, 0, false, false, false, new GatheredArrays());
             assertSame(GatherPlan.obtain(null, rstore, "vote", partitioning, 0, false, false, false, new GatheredArrays()), made, "made all the same");
             assertEquals("a file where the directory would be", Files.readString(notADirectory));
+        }
+    }
+
+    /**
+     * A plan made for a job is written behind it: the job has the plan at once, and its end
+     * waits for the file, which the next job reads. A writer whose wait is over is stopped
+     * and leaves a whole plan or none, never a temporary file; a job's own interrupt is kept
+     * for it while it waits.
+     */
+    @Test
+    void shouldWriteAPlanBehindTheJobWithinItsBound() throws Exception {
+        try (GraphFile file = GraphImporter.importEdgeList(SharedData.file("snap/wiki-Vote.txt"), ImportOptions.defaults(), dir, null).file();
+             CarafeGraph g = CarafeGraph.create(rstore, "vote", file)) {
+            Partitioning partitioning = Partitioning.compute(rstore, "vote", 2, 1, 1);
+            Path plans = dir.resolve("plans");
+            GatherPlan.Obtained behind = GatherPlan.obtainWritingBehind(plans, rstore, "vote", partitioning, 0, false, false, true,
+                    new GatheredArrays());
+            assertSame(GatherPlan.obtain(null, rstore, "vote", partitioning, 0, false, false, true, new GatheredArrays()), behind.plan(),
+                    "the plan the job gets");
+            Thread.currentThread().interrupt();
+            assertTrue(behind.awaitKept(GatherPlan.KEEP_WAIT_NANOS), "written within the bound");
+            assertTrue(Thread.interrupted(), "the waiting thread's interrupt is kept");
+            assertEquals(1, planFiles(plans).size());
+            byte[] whole = Files.readAllBytes(planFiles(plans).getFirst());
+            GatherPlan.Obtained kept = GatherPlan.obtainWritingBehind(plans, rstore, "vote", partitioning, 0, false, false, true, new GatheredArrays());
+            assertEquals(null, kept.writer(), "a plan read needs no writing");
+            assertSame(behind.plan(), kept.plan(), "read back");
+
+            for (int round = 0; round < 20; round++) { // the writer stopped at whatever point it has reached
+                for (Path p : planFiles(plans)) {
+                    Files.delete(p);
+                }
+                GatherPlan.Obtained cut = GatherPlan.obtainWritingBehind(plans, rstore, "vote", partitioning, 0, false, false, true,
+                        new GatheredArrays());
+                cut.awaitKept(0);
+                cut.writer().join(10_000);
+                assertTrue(!cut.writer().isAlive(), "the stopped writer ends");
+                List<Path> left = planFiles(plans); // and no temporary file
+                if (!left.isEmpty()) {
+                    assertArrayEquals(whole, Files.readAllBytes(left.getFirst()), "a plan left by a stopped writer is whole");
+                }
+            }
         }
     }
 
