@@ -262,7 +262,9 @@ public final class CarafeGraph implements AutoCloseable {
     /**
      * Copies the elements of a section from element {@code first} on into {@code into} (a
      * segment over an array; the graph's little-endian values in this machine's order), a
-     * piece of at most {@code pieceBytes} mapped at a time.
+     * piece of at most {@code pieceBytes} mapped at a time: where the transport reaches the
+     * server's memory and the piece lies in one chunk, its own bytes ({@link MapFlags#DIRECT}),
+     * copied once; elsewhere read into the mapping first.
      */
     static void copySection(RStore rstore, String graph, GraphHeader h, GraphHeader.Section s, long first, long elementBytes, MemorySegment into,
                      long pieceBytes) {
@@ -273,12 +275,14 @@ public final class CarafeGraph implements AutoCloseable {
         long at = first * elementBytes;
         for (long done = 0; done < into.byteSize(); done += pieceBytes) {
             long length = Math.min(pieceBytes, into.byteSize() - done);
-            try (Mapping m = segment.map(at + done, length, MapFlags.READ_ONLY)) {
-                Batch batch = new Batch();
-                for (long w = 0; w < length; w += SequentialEdgeIterator.WINDOW_BYTES) {
-                    batch.read(m, w, Math.min(SequentialEdgeIterator.WINDOW_BYTES, length - w));
+            try (Mapping m = segment.map(at + done, length, MapFlags.READ_ONLY | MapFlags.DIRECT)) {
+                if (!m.isDirect()) { // direct: the server's own bytes, copied from once below
+                    Batch batch = new Batch();
+                    for (long w = 0; w < length; w += SequentialEdgeIterator.WINDOW_BYTES) {
+                        batch.read(m, w, Math.min(SequentialEdgeIterator.WINDOW_BYTES, length - w));
+                    }
+                    batch.join();
                 }
-                batch.join();
                 MemorySegment.copy(m.segment(), 0, into, done, length);
             }
         }
