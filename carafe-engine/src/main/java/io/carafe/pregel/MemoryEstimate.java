@@ -135,15 +135,15 @@ public final class MemoryEstimate {
         }
         if (!silent && messaging != Messaging.GATHER) {
             long localPages = (long) p * p * 2 * MailboxLayout.PAGE_BYTES; // an outgoing and an incoming page per partition pair
-            long busiest = program.busiestSuperstepMessages(v, e, p); // -1: the program does not say
+            long said = program.busiestSuperstepMessages(v, e, p); // -1: the program does not say
             if (declared.combiner() != null) {
                 // at most one message per target from each worker, and a hybrid job pushes only while its senders reach 1/DENSE_FRACTION of the edges
                 long messages = Math.min((long) p * v, messaging == Messaging.HYBRID ? e / Messaging.DENSE_FRACTION : e);
-                store.add(new Part("mailboxes: pages of both parities", 2 * (busiest < 0 ? messages : Math.min(busiest, messages)) * stride));
+                store.add(new Part("mailboxes: pages of both parities", 2 * busiest(said, messages) * stride));
                 workers.add(new Part("mailboxes: combining slots and buckets, local pages",
                         (long) p * (v * mb + ((v >>> 18) + 1) * (1 << 14) * (mb + 4)) + v * mb + localPages));
             } else {
-                store.add(new Part("mailboxes: pages of both parities, a message per edge", 2 * (busiest < 0 ? e : Math.min(busiest, e)) * stride));
+                store.add(new Part("mailboxes: pages of both parities, a message per edge", 2 * busiest(said, e) * stride));
                 workers.add(new Part("mailboxes: the messages grouped by target, local pages", e * mb + localPages));
             }
         }
@@ -191,6 +191,11 @@ public final class MemoryEstimate {
             processes.add(new Process(MEMORY_SERVERS, store));
         }
         return new MemoryEstimate(processes);
+    }
+
+    /** The messages of the busiest superstep: what the program {@code said}, within {@code bound}; the bound where it said nothing (-1). */
+    private static long busiest(long said, long bound) {
+        return said < 0 ? bound : Math.min(said, bound);
     }
 
     /** Heap arrays of {@code bytes}, as resident with the collector's headroom. */
