@@ -135,8 +135,8 @@ record GatherPlan(long[] counts, int[] base, int[] mySlot, int[] outDegree, int[
     record Obtained(GatherPlan plan, Thread writer) {
         /**
          * Waits at most {@code nanos} for the plan's file to be written. Past that the writer is
-         * interrupted and leaves no file (the next job makes the plan again); the job is not
-         * held up for a cache. Returns whether nothing is left writing.
+         * interrupted and leaves the whole plan or no file (then the next job makes the plan
+         * again): the job is not held up for a cache. Returns whether nothing is left writing.
          */
         boolean awaitKept(long nanos) {
             if (writer == null) {

@@ -126,7 +126,7 @@ public final class MemoryEstimate {
             long listed = toAll && directed ? 2 * e : e;
             long weights = plusWeight && graph.weighted() ? graph.weightBytes() * e : 0; // unweighted: every edge adds 1, nothing stored
             workers.add(new Part("gather: in-edges as slots" + (plusWeight ? " with weights" : ""), heap(4 * listed + weights)));
-            workers.add(new Part("gather: slots and degrees", heap((long) p * 4 * v * (toAll && directed ? 2 : 1) + 20 * v)));
+            workers.add(new Part("gather: slots and degrees", heap((long) p * 4 * v * (toAll && directed ? 2 : 1) + 24 * v)));
             workers.add(new Part("gather: every vertex's degree read a piece at a time", p * Math.min(CarafeGraph.PIECE_BYTES, graph.verticesBytes())));
             store.add(new Part("gather: broadcast segments", 2 * 8 * v));
             workers.add(new Part("gather: the other partitions' broadcasts, mapped", (long) (p - 1) * 2 * 8 * v));
