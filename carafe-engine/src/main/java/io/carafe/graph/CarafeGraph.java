@@ -210,13 +210,13 @@ public final class CarafeGraph implements AutoCloseable {
         }
         int[] degrees = new int[to - from];
         int perPiece = (int) (PIECE_BYTES / VertexLayout.BYTES);
-        MemorySegment records = MemorySegment.ofArray(new long[(int) (Math.min(perPiece, to - from) * VertexLayout.BYTES / Long.BYTES)]);
+        long[] records = new long[(int) (Math.min(perPiece, to - from) * VertexLayout.BYTES / Long.BYTES)];
         for (int v = from; v < to; v += perPiece) {
             int n = Math.min(perPiece, to - v);
-            MemorySegment piece = records.asSlice(0, n * VertexLayout.BYTES);
-            copySection(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, piece, PIECE_BYTES);
+            copySection(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, MemorySegment.ofArray(records).asSlice(0, n * VertexLayout.BYTES),
+                    PIECE_BYTES);
             for (int i = 0; i < n; i++) {
-                degrees[v - from + i] = VertexLayout.degree(piece, i);
+                degrees[v - from + i] = VertexLayout.degree(records, i);
             }
         }
         return degrees;

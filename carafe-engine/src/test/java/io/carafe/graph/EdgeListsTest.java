@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -74,6 +75,16 @@ class EdgeListsTest {
             assertNull(InEdgeLists.read(rstore, "alpha", 0, n, false).weights(), "weights only when asked for");
             // mapped a few KiB at a time (pieces end mid-array, a piece per read window): the same arrays
             assertSameLists(InEdgeLists.read(rstore, "alpha", 17, n - 5, true), InEdgeLists.read(rstore, "alpha", 17, n - 5, true, 4096));
+            // every vertex's out- and in-degree, as the CSV has them
+            Map<Long, TreeMap<Long, Double>> bySource = BitcoinAlpha.edges(true);
+            int[] out = CarafeGraph.outDegrees(rstore, "alpha", 0, n);
+            int[] in = CarafeGraph.inDegrees(rstore, "alpha", 0, n);
+            for (int v = 0; v < n; v++) {
+                long id = VertexLayout.originalId(file.vertices(), v);
+                assertEquals(bySource.getOrDefault(id, new TreeMap<>()).size(), out[v], "out-degree of " + v);
+                assertEquals(expected.getOrDefault(id, new TreeMap<>()).size(), in[v], "in-degree of " + v);
+            }
+            assertArrayEquals(Arrays.copyOfRange(out, 1261, 2522), CarafeGraph.outDegrees(rstore, "alpha", 1261, 2522), "a range's out-degrees");
         }
     }
 
