@@ -210,11 +210,11 @@ public final class CarafeGraph implements AutoCloseable {
         }
         int[] degrees = new int[to - from];
         int perPiece = (int) (PIECE_BYTES / VertexLayout.BYTES);
-        long[] records = new long[(int) (Math.min(perPiece, to - from) * VertexLayout.BYTES / Long.BYTES)];
+        long[] records = new long[(int) (Math.min(perPiece, to - from) * VertexLayout.BYTES / Long.BYTES)]; // read as longs: VertexLayout.degree(long[], int)
+        MemorySegment recordBytes = MemorySegment.ofArray(records);
         for (int v = from; v < to; v += perPiece) {
             int n = Math.min(perPiece, to - v);
-            copySection(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, MemorySegment.ofArray(records).asSlice(0, n * VertexLayout.BYTES),
-                    PIECE_BYTES);
+            copySection(rstore, name, header, GraphHeader.Section.VERTICES, v, VertexLayout.BYTES, recordBytes.asSlice(0, n * VertexLayout.BYTES), PIECE_BYTES);
             for (int i = 0; i < n; i++) {
                 degrees[v - from + i] = VertexLayout.degree(records, i);
             }
